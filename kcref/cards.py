@@ -1,0 +1,153 @@
+"""Cards, ranks, suits, colours and piles: the vocabulary of the table."""
+
+from __future__ import annotations
+
+import enum
+from typing import NamedTuple
+
+
+class Colour(enum.Enum):
+    """Card colour; the only property of a suit that the rules use."""
+
+    RED = "red"
+    BLACK = "black"
+
+
+class Suit(enum.Enum):
+    """The four suits, valued by their canonical letter."""
+
+    S = "S"
+    H = "H"
+    D = "D"
+    C = "C"
+
+    @property
+    def colour(self) -> Colour:
+        return Colour.RED if self in (Suit.H, Suit.D) else Colour.BLACK
+
+    @property
+    def symbol(self) -> str:
+        return _SUIT_SYMBOL[self]
+
+
+_SUIT_SYMBOL = {Suit.S: "♠", Suit.H: "♥", Suit.D: "♦", Suit.C: "♣"}
+
+
+class Rank(enum.IntEnum):
+    """Ranks, Ace low (1) to King high (13)."""
+
+    A = 1
+    R2 = 2
+    R3 = 3
+    R4 = 4
+    R5 = 5
+    R6 = 6
+    R7 = 7
+    R8 = 8
+    R9 = 9
+    R10 = 10
+    J = 11
+    Q = 12
+    K = 13
+
+    def text(self, ten: str = "10") -> str:
+        """The rank as written: ``A``, ``2``..``9``, ``10`` (or ``ten``), ``J``, ``Q``, ``K``."""
+        if self is Rank.R10:
+            return ten
+        return _RANK_TEXT[self]
+
+
+_RANK_TEXT = {r: (r.name[1:] if r.name.startswith("R") else r.name) for r in Rank}
+
+
+class Card(NamedTuple):
+    """A playing card. ``str(card)`` is the canonical spelling, e.g. ``10H``."""
+
+    rank: Rank
+    suit: Suit
+
+    @property
+    def colour(self) -> Colour:
+        return self.suit.colour
+
+    @property
+    def is_king(self) -> bool:
+        return self.rank is Rank.K
+
+    def fits_on(self, other: Card) -> bool:
+        """True when this card may be placed on ``other``: one rank lower, opposite colour."""
+        return self.rank == other.rank - 1 and self.suit.colour is not other.suit.colour
+
+    def text(self, ten: str = "10", symbols: bool = False) -> str:
+        """The card as written, with ``ten`` for the rank 10 and suit letters or symbols."""
+        return self.rank.text(ten) + (self.suit.symbol if symbols else self.suit.value)
+
+    def __str__(self) -> str:
+        return self.text()
+
+    def __repr__(self) -> str:
+        return f"Card({self.text()})"
+
+
+DECK: tuple[Card, ...] = tuple(Card(r, s) for s in Suit for r in Rank)
+"""All 52 cards, suit by suit, Ace to King."""
+
+
+class Pile(enum.Enum):
+    """The eight piles: four foundations (N E S W) and four corners (NE NW SE SW)."""
+
+    N = "N"
+    E = "E"
+    S = "S"
+    W = "W"
+    NE = "NE"
+    NW = "NW"
+    SE = "SE"
+    SW = "SW"
+
+    @property
+    def is_corner(self) -> bool:
+        return len(self.value) == 2
+
+    def __str__(self) -> str:
+        return self.value
+
+
+FOUNDATIONS: tuple[Pile, ...] = (Pile.N, Pile.E, Pile.S, Pile.W)
+CORNERS: tuple[Pile, ...] = (Pile.NE, Pile.NW, Pile.SE, Pile.SW)
+
+# Every accepted spelling of ranks and suits, lower-cased; the grammar module has its own copy
+# of the lexical rules (it imports nothing from kcref) and a test checks that the two agree.
+RANK_SPELLINGS: dict[str, Rank] = {
+    "a": Rank.A, "t": Rank.R10, "10": Rank.R10, "j": Rank.J, "q": Rank.Q, "k": Rank.K,
+    **{str(n): Rank(n) for n in range(2, 10)},
+}
+SUIT_SPELLINGS: dict[str, Suit] = {
+    "s": Suit.S, "h": Suit.H, "d": Suit.D, "c": Suit.C,
+    "♠": Suit.S, "♥": Suit.H, "♦": Suit.D, "♣": Suit.C,
+    "♤": Suit.S, "♡": Suit.H, "♢": Suit.D, "♧": Suit.C,
+}
+VARIATION_SELECTOR = "\ufe0f"
+
+
+def parse_card(text: str) -> Card:
+    """Read a card written as in a log (``8H``, ``10h``, ``TH``, ``K♠``, ``q♦️``).
+
+    Raises ``ValueError`` for anything else.
+    """
+    t = text.strip().lower()
+    if t.endswith(VARIATION_SELECTOR):
+        t = t[:-1]
+    suit = SUIT_SPELLINGS.get(t[-1:])
+    rank = RANK_SPELLINGS.get(t[:-1])
+    if suit is None or rank is None:
+        raise ValueError(f"not a card: {text!r}")
+    return Card(rank, suit)
+
+
+def parse_pile(text: str) -> Pile:
+    """Read a pile name (any case). Raises ``ValueError`` for anything else."""
+    try:
+        return Pile(text.strip().upper())
+    except ValueError:
+        raise ValueError(f"not a pile: {text!r}") from None

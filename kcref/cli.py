@@ -1,0 +1,115 @@
+"""The ``kcref`` command line: parse arguments, call the library, print, exit."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from . import __version__
+
+EXIT_OK, EXIT_FOUND, EXIT_USAGE = 0, 1, 2
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, "-V", "--version", prog_name="kcref")
+def main() -> None:
+    """kcref: the referee and scorekeeper for Kings in the Corner.
+
+    \b
+    Examples:
+      kcref check samples/classic-night.log
+      kcref fmt --check nights/*.log
+    """
+
+
+@main.command()
+@click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=True, allow_dash=True))
+@click.option("--format", "fmt", type=click.Choice(["text", "json", "github"]), default="text",
+              show_default=True, help="Output format.")
+@click.option("--no-source", is_flag=True, help="Do not show the source line and caret under each message.")
+def check(files: tuple[str, ...], fmt: str, no_source: bool) -> None:
+    """Check game logs; report every problem as PATH:LINE:COL: SEVERITY CODE message.
+
+    FILE may be - for standard input. Exit status: 0 no errors (warnings and notes
+    allowed), 1 errors found, 2 bad usage or a file that cannot be read.
+
+    \b
+    Examples:
+      kcref check samples/classic-night.log
+      kcref check --format json night.log
+      cat night.log | kcref check -
+    """
+    from .check import check_paths
+    from .output import render
+
+    reports = list(check_paths(files))
+    click.echo(render(reports, fmt, show_source=not no_source), nl=False)
+    if any(r.unreadable for r in reports):
+        sys.exit(EXIT_USAGE)
+    sys.exit(EXIT_FOUND if any(r.errors for r in reports) else EXIT_OK)
+
+
+@main.command()
+@click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False, allow_dash=True))
+@click.option("--check", "check_only", is_flag=True, help="Print nothing; exit 1 if a file is not canonical.")
+@click.option("--write", is_flag=True, help="Rewrite files in place (atomically).")
+@click.option("--ten", type=click.Choice(["10", "T"]), default="10", show_default=True,
+              help="How to write the rank ten.")
+@click.option("--symbols", is_flag=True, help="Write suits as ♠ ♥ ♦ ♣ instead of S H D C.")
+def fmt(files: tuple[str, ...], check_only: bool, write: bool, ten: str, symbols: bool) -> None:
+    """Print logs in canonical form, or check or rewrite them.
+
+    Canonical form keeps every event, comment and blank-line break, and writes one spacing
+    style, upper-case cards and piles, lower-case keywords. A file with syntax errors is
+    left alone and its errors are printed. Exit status: 0 done (or all canonical with
+    --check), 1 a file is not canonical (--check) or has errors, 2 bad usage or unreadable.
+
+    \b
+    Examples:
+      kcref fmt night.log
+      kcref fmt --check nights/*.log
+      kcref fmt --write --ten T night.log
+    """
+    from .diagnostics import format_text
+    from .fmt import format_bytes, write_atomically
+    from .writer import Style
+
+    if check_only and write:
+        raise click.UsageError("--check and --write cannot be used together")
+    if write and "-" in files:
+        raise click.UsageError("--write cannot rewrite standard input")
+    style = Style(ten=ten, symbols=symbols)
+    status = EXIT_OK
+    for path in files:
+        try:
+            data = sys.stdin.buffer.read() if path == "-" else open(path, "rb").read()
+        except OSError as exc:
+            click.echo(f"{path}: cannot read: {exc.strerror or exc}", err=True)
+            status = EXIT_USAGE
+            continue
+        result = format_bytes(data, "<stdin>" if path == "-" else path, style)
+        if result.canonical is None:
+            for d in result.errors:
+                click.echo(format_text(d), err=True)
+            if result.errors and result.errors[0].code in ("KC002", "KC003"):
+                status = EXIT_USAGE
+            else:
+                status = max(status, EXIT_FOUND)
+            continue
+        if check_only:
+            if result.changed:
+                click.echo(f"would reformat {path}", err=True)
+                status = max(status, EXIT_FOUND)
+        elif write:
+            if result.changed:
+                try:
+                    write_atomically(path, result.canonical)
+                except OSError as exc:
+                    click.echo(f"{path}: cannot write ({exc.strerror or exc}); the file is unchanged", err=True)
+                    status = EXIT_USAGE
+                    continue
+                click.echo(f"reformatted {path}", err=True)
+        else:
+            click.echo(result.canonical, nl=False)
+    sys.exit(status)

@@ -1,0 +1,130 @@
+"""Every diagnostic code kcref can emit, with its severity and a one-line description.
+
+This table is the single source of truth: ``docs/codes.md`` is generated from it and a test
+checks that every code here is documented and exercised by a test case. Codes are stable: a
+code is never reused for another meaning once released.
+
+Ranges: KC0xx input files, KC1xx syntax, KC2xx set-up (checks that need no replay),
+KC3xx rules of play, KC4xx penalties, KC5xx notes and warnings about the hand, KC6xx assertions.
+"""
+
+from __future__ import annotations
+
+import enum
+from typing import NamedTuple
+
+
+class Severity(enum.Enum):
+    """How serious a diagnostic is; only errors make ``kcref check`` exit 1."""
+
+    ERROR = "error"
+    WARNING = "warning"
+    INFO = "info"
+
+
+class CodeInfo(NamedTuple):
+    code: str
+    severity: Severity
+    summary: str
+
+
+E, W, I = Severity.ERROR, Severity.WARNING, Severity.INFO
+
+CODES: tuple[CodeInfo, ...] = (
+    # --- input files
+    CodeInfo("KC001", E, "the file cannot be read (missing, a directory, or no permission)"),
+    CodeInfo("KC002", E, "the file is not UTF-8 text"),
+    CodeInfo("KC003", E, "the file is binary (it holds NUL bytes)"),
+    CodeInfo("KC004", W, "the file holds no hand"),
+    # --- syntax
+    CodeInfo("KC100", E, "the line does not follow the grammar (the message says what was expected)"),
+    CodeInfo("KC101", E, "the line starts with an unknown word"),
+    CodeInfo("KC102", E, "not a card (rank A 2-10 T J Q K, suit S H D C or a suit symbol)"),
+    CodeInfo("KC103", E, "not a pile (N, E, S, W, NE, NW, SE, SW)"),
+    CodeInfo("KC104", E, "not an action (CARD->PILE, PILE->PILE, draw, draw CARD, pass)"),
+    CodeInfo("KC105", E, "a tag line is malformed (expected [Name \"value\"])"),
+    # --- set-up
+    CodeInfo("KC201", E, "no Players tag before the first hand"),
+    CodeInfo("KC202", E, "the Players tag does not list 2 to 6 players"),
+    CodeInfo("KC203", E, "a player name is listed twice in Players"),
+    CodeInfo("KC204", E, "a player name is not usable (empty, a seat tag, or a keyword)"),
+    CodeInfo("KC205", E, "a player is referred to who is not in Players"),
+    CodeInfo("KC206", E, "a known tag has a value it does not accept"),
+    CodeInfo("KC207", E, "a line that belongs to a hand stands before the first hand"),
+    CodeInfo("KC208", E, "a deal does not hold exactly 7 cards"),
+    CodeInfo("KC209", E, "a player's deal is recorded twice in one hand"),
+    CodeInfo("KC210", E, "a card appears twice in one hand (deals, layout, draws, plays, reveals)"),
+    CodeInfo("KC211", E, "the layout does not name N, E, S and W once each"),
+    CodeInfo("KC212", E, "the hand has no layout before its first turn, or two layouts"),
+    CodeInfo("KC213", E, "a deal or layout line comes after the hand's first turn"),
+    CodeInfo("KC214", W, "a hand number is out of sequence"),
+    CodeInfo("KC215", E, "a hand has no layout at all"),
+    # --- rules of play (the referee)
+    CodeInfo("KC301", E, "a card does not fit on the pile's top card (one rank lower, opposite colour)"),
+    CodeInfo("KC302", E, "nothing can be played on an Ace"),
+    CodeInfo("KC303", E, "only a King (or a pile with a King at the bottom) may start an empty corner"),
+    CodeInfo("KC304", E, "corner piles never move"),
+    CodeInfo("KC305", E, "a pile may move only when its bottom card fits on the other pile's top card"),
+    CodeInfo("KC306", E, "no pile may move onto an empty foundation"),
+    CodeInfo("KC307", E, "a pile move needs a pile to move and another pile to move it to"),
+    CodeInfo("KC308", E, "the player does not hold the card played"),
+    CodeInfo("KC309", E, "a card is seen twice: it is already somewhere else"),
+    CodeInfo("KC310", E, "it is another player's turn"),
+    CodeInfo("KC311", E, "nothing may follow the draw at the end of a turn"),
+    CodeInfo("KC312", E, "the stock is empty: there is nothing to draw"),
+    CodeInfo("KC313", E, "the turn ends without the draw while the stock has cards"),
+    CodeInfo("KC314", E, "drawing at the start of the turn: the draw must be the turn's first action"),
+    CodeInfo("KC315", E, "only one draw per turn"),
+    CodeInfo("KC316", E, "drawing only when stuck: the player could still play"),
+    CodeInfo("KC317", E, "a drawn King must be placed at once in an empty corner"),
+    CodeInfo("KC318", E, "a King is held past its first chance (forced Kings without chips)"),
+    CodeInfo("KC319", E, "an action after the player went out: the hand is over"),
+    CodeInfo("KC320", E, "a turn after the end of the hand"),
+    CodeInfo("KC321", E, "a blocked line while the hand is not blocked"),
+    CodeInfo("KC322", E, "pass must be the only action of its turn"),
+    CodeInfo("KC323", E, "a layout King stays on a foundation where layout Kings go to a corner at once"),
+    CodeInfo("KC324", E, "a layout corner entry where layout Kings stay, or a corner named twice"),
+    CodeInfo("KC325", E, "a reveal does not show as many cards as the player has left"),
+    CodeInfo("KC326", E, "a reveal contradicts the play: a card seen elsewhere, or a card known to be held is missing"),
+    CodeInfo("KC327", E, "the turn ended when the drawn King was placed"),
+    # --- penalties (chips)
+    CodeInfo("KC401", I, "a turn with no play: the player pays chips"),
+    CodeInfo("KC402", I, "no draw while the stock had cards: the player pays chips"),
+    CodeInfo("KC403", I, "a King held past its first chance: the player pays chips"),
+    CodeInfo("KC404", I, "cards left in hand when a player went out: the player pays chips"),
+    # --- notes about a hand
+    CodeInfo("KC501", W, "the hand stops before anyone goes out and it is not blocked (unfinished)"),
+    CodeInfo("KC502", I, "some checks could not be made because some cards are unknown"),
+    CodeInfo("KC503", W, "a player's chip stack went below zero: the debt is reported, never clipped"),
+)
+
+BY_CODE: dict[str, CodeInfo] = {c.code: c for c in CODES}
+
+
+def severity_of(code: str) -> Severity:
+    """The severity a code is always reported with."""
+    return BY_CODE[code].severity
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|")
+
+
+def codes_markdown() -> str:
+    """The code table as Markdown (``docs/codes.md`` is exactly this; a test keeps them equal)."""
+    lines = [
+        "# kcref diagnostic codes",
+        "",
+        "Generated from `kcref/codes.py` by `python -m kcref.codes > docs/codes.md`; do not edit by hand.",
+        "Every diagnostic is printed as `path:line:col: severity CODE message`. Only errors make",
+        "`kcref check` exit 1; warnings and notes (info) never do.",
+        "",
+        "| code | severity | meaning |",
+        "|---|---|---|",
+    ]
+    lines += [f"| {c.code} | {c.severity.value} | {_cell(c.summary)} |" for c in CODES]
+    return "\n".join(lines) + "\n"
+
+
+if __name__ == "__main__":
+    print(codes_markdown(), end="")

@@ -1,0 +1,129 @@
+"""The pyparsing grammar of one log line: the normative implementation of grammar/log.ebnf.
+
+This module imports nothing else from kcref. Its productions carry names (``set_name``) so
+that a failure says what was expected, and commit with ``-`` after a keyword or an arrow so
+that the error column lands on the real fault. Every token is returned as a ``Tok`` holding its
+kind, its 0-based offset in the line and its text; the reader turns them into events.
+
+A log is read line by line: ``parse_line`` takes one line without its line end.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import pyparsing as pp
+
+# Lines are read one at a time: whitespace between tokens is spaces and tabs only (not CR/LF).
+pp.ParserElement.set_default_whitespace_chars(" \t")
+
+# --- lexical productions (kept in step with kcref.cards by a test) ---------------------------
+RANK_RE = r"(?:10|[2-9AaTtJjQqKk])"
+SUIT_RE = r"(?:[SHDCshdc]|[♠♥♦♣♤♡♢♧]\ufe0f?)"
+CARD_RE = RANK_RE + SUIT_RE + r"(?![\w\ufe0f])"
+PILE_RE = r"(?:[Nn][EeWw]?|[Ss][EeWw]?|[Ee]|[Ww])(?!\w)"
+NAME_WORD_RE = r"[\w'.\-]+"
+NAME_RE = NAME_WORD_RE + r"(?: " + NAME_WORD_RE + r")*"
+ARROW_RE = r"(?:->|→)"
+KEYWORDS = ("hand", "dealer", "deal", "layout", "draw", "pass", "blocked", "reveal")
+
+
+class Tok(NamedTuple):
+    """A token: its kind (``card``, ``pile``, ``name``…), 0-based offset, and text."""
+
+    kind: str
+    loc: int
+    text: str
+
+
+def _tok(kind: str, expr: pp.ParserElement) -> pp.ParserElement:
+    return expr.add_parse_action(lambda s, loc, t: Tok(kind, loc, t[0]))
+
+
+def _regex(kind: str, pattern: str, name: str) -> pp.ParserElement:
+    return _tok(kind, pp.Regex(pattern)).set_name(name)
+
+
+def _kw(word: str) -> pp.ParserElement:
+    # Letter by letter rather than CaselessKeyword or re.I, which also fold 'ſ' into 's'; and a
+    # keyword ends only where a name word could not go on (so "handα" is a name, as in NAME_RE).
+    pattern = "".join(f"[{c.upper()}{c}]" for c in word) + r"(?![\w'.\-])"
+    return pp.Regex(pattern).set_name(f"'{word}'")
+
+
+CARD = _regex("card", CARD_RE, "a card (rank A 2-10 T J Q K, then suit S H D C or ♠ ♥ ♦ ♣)")
+PILE = _regex("pile", PILE_RE, "a pile (N, E, S, W, NE, NW, SE, SW)")
+NAME = _regex("name", NAME_RE, "a player (a seat tag P1..P6 or a name from Players)")
+TURN_NAME = _regex("name", NAME_RE + r"(?=[ \t]*:)", "a player followed by ':'")
+NUMBER = _regex("number", r"\d{1,9}(?!\w)", "a hand number")  # bounded: int() refuses > 4300 digits
+ARROW = pp.Regex(ARROW_RE).set_name("'->'").suppress()
+COLON = pp.Literal(":").set_name("':'").suppress()
+SEMI = pp.Literal(";").set_name("';'").suppress()
+COMMENT = _regex("comment", r"#.*", "a comment")
+_END_AHEAD = r"(?=[ \t]*(?:#.*)?$)"  # only blanks and a comment left on the line
+
+
+def _then_end(what: str) -> pp.ParserElement:
+    """Nothing more on the line but a comment; failing that, say ``what`` was expected."""
+    return pp.Regex(_END_AHEAD).suppress().set_name(what)
+
+
+HAND, DEALER, DEAL, LAYOUT = _kw("hand"), _kw("dealer"), _kw("deal"), _kw("layout")
+DRAW, PASS, BLOCKED, REVEAL = _kw("draw"), _kw("pass"), _kw("blocked"), _kw("reveal")
+
+# --- actions --------------------------------------------------------------------------------
+PLAY_CARD = pp.Group(CARD + ARROW - PILE)("play").set_name("CARD->PILE")
+MOVE_PILE = pp.Group(PILE + ARROW - PILE)("move").set_name("PILE->PILE")
+DRAW_ACTION = pp.Group(_tok("draw", DRAW) + pp.Opt(CARD))("draw").set_name("draw")
+PASS_ACTION = pp.Group(_tok("pass", PASS))("pass").set_name("pass")
+ACTION = (PLAY_CARD | MOVE_PILE | DRAW_ACTION | PASS_ACTION).set_name(
+    "an action (CARD->PILE, PILE->PILE, draw, draw CARD or pass)"
+)
+
+# --- statements -----------------------------------------------------------------------------
+TAG_NAME = _regex("tagname", r"[A-Za-z][A-Za-z0-9_]*", "a tag name")
+# A backslash stands for the character after it (\" and \\ in practice); "\n" is not a newline.
+TAG_VALUE = _tok("value", pp.QuotedString('"', esc_char="\\", convert_whitespace_escapes=False)).set_name(
+    'a quoted value "..."'
+)
+TAG = pp.Group(
+    _tok("open", pp.Literal("[")) - TAG_NAME + TAG_VALUE + pp.Suppress(pp.Literal("]").set_name("']'"))
+    - _then_end("the end of the line after the tag")
+)("tag").set_name('a tag [Name "value"]')
+
+HAND_LINE = pp.Group(
+    _tok("hand", HAND) - pp.Opt(NUMBER) + pp.Opt(pp.Group(DEALER - NAME)("dealer"))
+    - _then_end("a hand number, 'dealer PLAYER' or the end of the line")
+)("hand").set_name("hand [NUMBER] [dealer PLAYER]")
+CARDS = pp.OneOrMore(CARD) - _then_end(CARD.customName)
+DEAL_LINE = pp.Group(_tok("deal", DEAL) - NAME + COLON + CARDS)("deal").set_name(
+    "deal PLAYER: CARD ..."
+)
+LAYOUT_ENTRY = pp.Group(PILE + pp.Suppress(pp.Literal(":").set_name("':'")) - CARD).set_name("PILE:CARD")
+LAYOUT_LINE = pp.Group(_tok("layout", LAYOUT) - pp.OneOrMore(LAYOUT_ENTRY) - _then_end("PILE:CARD"))("layout").set_name(
+    "layout N:CARD E:CARD S:CARD W:CARD"
+)
+BLOCKED_LINE = pp.Group(_tok("blocked", BLOCKED) - _then_end("the end of the line after 'blocked'"))("blocked").set_name("blocked")
+REVEAL_LINE = pp.Group(_tok("reveal", REVEAL) - NAME + COLON + CARDS)("reveal").set_name(
+    "reveal PLAYER: CARD ..."
+)
+_AT_END = pp.Regex(_END_AHEAD)
+ACTIONS = pp.Group(
+    ACTION
+    + pp.ZeroOrMore(SEMI + ~_AT_END - ACTION)
+    + pp.Opt(SEMI)
+    - _then_end("';' between actions, or the end of the line")
+)("actions")
+TURN_LINE = pp.Group(TURN_NAME + COLON - ACTIONS)("turn").set_name("PLAYER: ACTION; ...")
+
+STATEMENT = (TAG | HAND_LINE | DEAL_LINE | LAYOUT_LINE | BLOCKED_LINE | REVEAL_LINE | TURN_LINE).set_name(
+    "a tag, hand, deal, layout, blocked, reveal or a turn 'PLAYER: ACTION; ...'"
+)
+END = pp.StringEnd().set_name("the end of the line")
+LINE = (pp.Opt(STATEMENT) + pp.Opt(COMMENT("comment")) + END).parse_with_tabs()
+LINE.set_name("a log line")
+
+
+def parse_line(line: str) -> pp.ParseResults:
+    """Parse one line (no line end). Raises ``pyparsing.ParseBaseException`` on a syntax error."""
+    return LINE.parse_string(line, parse_all=True)

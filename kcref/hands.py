@@ -1,0 +1,261 @@
+"""Group a stream of events into hands, each with the players, dealer and rules in force.
+
+Tags apply to the hands after them. This stage resolves them (``Players``, ``Rules`` and the
+option tags) and reports the problems that need only the tags: KC201-KC207.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from dataclasses import dataclass, field, replace
+from typing import Iterable, Iterator
+
+from .diagnostics import Diagnostic, diagnostic
+from .events import TRIVIA, Event, HandStart, Span, Tag
+from .grammar import KEYWORDS, NAME_RE
+from .options import DEFAULT_PRESET, OPTION_TAGS_BY_NAME, PRESETS_BY_NAME, Options, preset, with_scoring
+from .reader import Item
+
+NAME = re.compile(NAME_RE)
+UNREADABLE = frozenset({"KC001", "KC002", "KC003"})
+"""Codes that mean a file could not be read as text at all."""
+
+
+@dataclass(frozen=True)
+class HandRecord:
+    """One hand of a log with everything needed to judge it."""
+
+    path: str
+    index: int
+    """1-based position of the hand in its file."""
+    start: HandStart
+    players: tuple[str, ...]
+    """Names in seat order, P1 first."""
+    dealer: int
+    """Seat index (0-based) of the dealer; the player after it plays first."""
+    options: Options
+    rules: str
+    """The preset named by the ``Rules`` tag in force (``classic`` by default)."""
+    tags: tuple[Tag, ...]
+    """The tags in force for this hand, the latest of each name, in order of first appearance."""
+    events: tuple[Event, ...]
+    """The hand's events after its ``hand`` line, without comments and blank lines."""
+    valid: bool = True
+    """False when a set-up error in this hand makes replaying it meaningless."""
+    unresolved: frozenset[str] = field(default_factory=frozenset)
+
+    @property
+    def number(self) -> int | None:
+        return self.start.number
+
+    def seat(self, ref: str) -> int | None:
+        """The 0-based seat of a player written as a seat tag (``P2``) or a listed name."""
+        return resolve_player(ref, self.players)
+
+
+def resolve_player(ref: str, players: tuple[str, ...]) -> int | None:
+    """Seat index of ``ref`` among ``players``: a seat tag ``P1``..``P6`` (any case) or an exact name."""
+    if ref in players:
+        return players.index(ref)
+    if len(ref) == 2 and ref[0] in "Pp" and ref[1].isdigit():
+        n = int(ref[1])
+        if 1 <= n <= len(players):
+            return n - 1
+    return None
+
+
+# --- tags ---------------------------------------------------------------------------------------
+
+SEAT_TAG = re.compile(r"[Pp][1-6]")
+DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
+RESERVED_NAMES = frozenset(KEYWORDS)
+
+
+class _Context:
+    """What the tags seen so far say; mutated only while grouping one file."""
+
+    def __init__(self) -> None:
+        self.tags: dict[str, Tag] = {}
+        self.players: tuple[str, ...] | None = None
+        self.players_seen = False
+        self.rules = DEFAULT_PRESET
+        self.overrides: dict[str, Tag] = {}
+
+    def options(self) -> Options:
+        opts = preset(self.rules)
+        scoring = self.overrides.get("scoring")
+        if scoring is not None:
+            opts = with_scoring(opts, OPTION_TAGS_BY_NAME["scoring"].parse(scoring.value))  # type: ignore[arg-type]
+        for key, tag in self.overrides.items():
+            if key != "scoring":
+                spec = OPTION_TAGS_BY_NAME[key]
+                opts = replace(opts, **{spec.field: spec.parse(tag.value)})
+        return opts
+
+
+def split_players(value: str) -> list[str]:
+    """The names of a ``Players`` tag value, in seat order."""
+    return [n.strip() for n in value.split(",")]
+
+
+def _check_players(tag: Tag) -> list[Diagnostic]:
+    names = split_players(tag.value)
+    where = (tag.span.path, tag.span.line, tag.span.col)
+    out: list[Diagnostic] = []
+    if not 2 <= len(names) <= 6:
+        out.append(diagnostic(*where, "KC202", f"Players lists {len(names)} player{'s' * (len(names) != 1)};"
+                                               " Kings in the Corner takes 2 to 6"))
+    seen: set[str] = set()
+    for name in names:
+        if not name or not NAME.fullmatch(name):
+            out.append(diagnostic(*where, "KC204", f"'{name}' is not a usable player name: a name is letters, "
+                                                   "digits, _ ' . - and single spaces"))
+        elif SEAT_TAG.fullmatch(name) or name.split(" ", 1)[0].lower() in RESERVED_NAMES:
+            out.append(diagnostic(*where, "KC204", f"'{name}' cannot be a player name: it reads as a seat tag "
+                                                   "or a keyword"))
+        elif name in seen:
+            out.append(diagnostic(*where, "KC203", f"'{name}' is listed twice in Players"))
+        seen.add(name)
+    return out
+
+
+def _check_tag(tag: Tag, ctx: _Context) -> list[Diagnostic]:
+    """Validate a known tag and fold it into the context; unknown tags are kept as they are."""
+    where = (tag.span.path, tag.span.line, tag.span.col)
+    key = tag.name.lower()
+    if tag.name == "Players":
+        problems = _check_players(tag)
+        ctx.players_seen = True
+        ctx.players = None if problems else tuple(split_players(tag.value))
+        return problems
+    if tag.name == "Rules":
+        if tag.value.strip().lower() not in PRESETS_BY_NAME:
+            names = ", ".join(PRESETS_BY_NAME)
+            return [diagnostic(*where, "KC206", f"unknown rules preset '{tag.value}': expected one of {names}"
+                                                f"{_suggest(tag.value.lower(), PRESETS_BY_NAME)}")]
+        ctx.rules = tag.value.strip().lower()
+        return []
+    if tag.name == "Date" and not DATE.fullmatch(tag.value.strip()):
+        return [diagnostic(*where, "KC206", f"Date '{tag.value}' is not a date written YYYY-MM-DD")]
+    spec = OPTION_TAGS_BY_NAME.get(key)
+    if spec is not None:
+        if tag.name != spec.tag:
+            return [diagnostic(*where, "KC206", f"tag names are case-sensitive: write [{spec.tag} ...], "
+                                                f"not [{tag.name} ...]")]
+        try:
+            spec.parse(tag.value)
+        except ValueError as exc:
+            return [diagnostic(*where, "KC206", f"{spec.tag} '{tag.value}': {exc}")]
+        ctx.overrides[key] = tag
+        return []
+    if key in ("players", "rules", "date") and tag.name != key.capitalize():
+        return [diagnostic(*where, "KC206", f"tag names are case-sensitive: write [{key.capitalize()} ...], "
+                                            f"not [{tag.name} ...]")]
+    return []
+
+
+def _suggest(word: str, choices: Iterable[str]) -> str:
+    close = difflib.get_close_matches(word, list(choices), n=1)
+    return f"; did you mean '{close[0]}'?" if close else ""
+
+
+# --- grouping -------------------------------------------------------------------------------------
+
+
+def iter_hands(items: Iterable[Item], path: str) -> Iterator[HandRecord | Diagnostic | Tag]:
+    """Group a file's events into hands.
+
+    Yields, in file order: diagnostics (syntax errors passed through, tag problems), every Tag
+    (so that reports can show Event, Date, Site...), and one HandRecord per hand. Comments and
+    blank lines are dropped. A hand holding a syntax error is marked invalid.
+    """
+    ctx = _Context()
+    current: HandStart | None = None
+    events: list[Event] = []
+    broken = False
+    index = 0
+    dealer: int | None = None
+    record_ctx: tuple[tuple[str, ...], Options, str, tuple[Tag, ...]] | None = None
+    reported_no_players = False
+
+    def flush() -> HandRecord | None:
+        if current is None:
+            return None
+        players, options, rules, tags = record_ctx  # type: ignore[misc]
+        return HandRecord(path, index, current, players, dealer or 0, options, rules, tags,
+                          tuple(events), valid=not broken and bool(players))
+
+    unreadable = False
+    for item in items:
+        if isinstance(item, Diagnostic):
+            unreadable = unreadable or item.code in UNREADABLE
+            if current is not None and item.is_error:
+                broken = True
+            yield item
+        elif isinstance(item, Tag):
+            yield from _check_tag(item, ctx)
+            ctx.tags[item.name] = item
+            yield item
+        elif isinstance(item, HandStart):
+            done = flush()
+            if done is not None:
+                yield done
+            index += 1
+            current, events, broken = item, [], False
+            players = ctx.players or ()
+            if not ctx.players_seen and not reported_no_players:
+                reported_no_players = True
+                yield diagnostic(path, item.span.line, item.span.col, "KC201",
+                                 "no Players tag before the first hand: write [Players \"Ann, Bob, ...\"] "
+                                 "at the top of the log")
+            dealer = _dealer(item, players, dealer, path)
+            if isinstance(dealer, Diagnostic):
+                yield dealer
+                dealer, broken = None, True
+            record_ctx = (players, ctx.options(), ctx.rules, tuple(ctx.tags.values()))
+        elif isinstance(item, TRIVIA):
+            continue
+        elif current is None:
+            yield diagnostic(path, item.span.line, item.span.col, "KC207",
+                             f"this {_kind(item)} line stands before the first 'hand' line")
+        else:
+            events.append(item)
+    done = flush()
+    if done is not None:
+        yield done
+    elif index == 0 and not unreadable:
+        yield diagnostic(path, 1, 1, "KC004", "the file holds no hand (a hand starts with a 'hand' line)")
+
+
+def _dealer(start: HandStart, players: tuple[str, ...], previous: int | None, path: str) -> int | Diagnostic | None:
+    """The dealer's seat: as written, else passed left from the previous hand, else the last seat."""
+    if not players:
+        return None
+    if start.dealer is not None:
+        seat = resolve_player(start.dealer, players)
+        if seat is None:
+            return unknown_player(start.dealer, players, Span(path, start.span.line, start.dealer_col))
+        return seat
+    if previous is None:
+        return len(players) - 1
+    return (previous + 1) % len(players)
+
+
+def unknown_player(ref: str, players: tuple[str, ...], span: Span) -> Diagnostic:
+    """KC205 for a player reference that names nobody, with a suggestion where one is close."""
+    folded = {p.lower(): p for p in players}
+    hint = ""
+    if ref.lower() in folded:
+        hint = f"; names are case-sensitive: did you mean '{folded[ref.lower()]}'?"
+    elif SEAT_TAG.fullmatch(ref):
+        hint = f"; there are only {len(players)} seats (P1..P{len(players)})"
+    else:
+        hint = _suggest(ref, players)
+    listed = ", ".join(players)
+    return diagnostic(span.path, span.line, span.col, "KC205",
+                      f"'{ref}' is not a player here (Players: {listed}){hint}")
+
+
+def _kind(event: Event) -> str:
+    return type(event).__name__.lower().replace("handstart", "hand")

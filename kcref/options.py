@@ -1,0 +1,200 @@
+"""Rule variants as data: one frozen options record, named presets, and the tags that set them.
+
+A log picks a preset with ``[Rules "NAME"]`` and overrides single options with one tag each
+(``[Draw "start"]``). Behaviour that differs between variants is looked up from these values by
+the engine; nothing compares preset names.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, fields, replace
+from typing import Callable, Mapping, NamedTuple
+
+
+class DrawTime(enum.Enum):
+    """When a player takes the top card of the stock."""
+
+    END = "end"        # 001, 000, 003: at the end of the turn
+    START = "start"    # 004, 001 "draw first": the turn's first action
+    STUCK = "stuck"    # 004 variant: only when the player cannot make a play
+
+
+class LayoutKings(enum.Enum):
+    """What happens to Kings turned up in the layout."""
+
+    STAY = "stay"      # 001, 000: they stay; any player may move that pile to a corner
+    CORNER = "corner"  # 004, 001 "immediate corners": to a corner at once, replaced from the stock
+
+
+class ForcedKings(enum.Enum):
+    """Whether a King must go to a corner at the first chance, and what failing costs."""
+
+    OFF = "off"        # 001 base, 004
+    ERROR = "error"    # 001 "mandatory Kings" without chips: holding a King is a rule error
+    CHIPS = "chips"    # 000: holding a King past the first chance costs chips
+
+
+class DrawnKing(enum.Enum):
+    """What happens to a King drawn from the stock."""
+
+    HAND = "hand"      # 001, 004: it goes to hand like any other card
+    PLACE = "place"    # 000, 003: placed at once in an empty corner; the turn ends, no new draw
+
+
+class CompletedPiles(enum.Enum):
+    """What happens to a pile that runs complete from King to Ace."""
+
+    STAY = "stay"      # every source's base rule
+    REMOVE = "remove"  # 004 option: cleared from the table (out of play for the rest of the hand)
+
+
+class Scoring(enum.Enum):
+    """How hands are scored (RULES.md, "Scoring systems")."""
+
+    NONE = "none"              # hands won
+    CHIPS = "chips"            # 000/003: 80 chips shared out each hand, pot to the winner
+    CHIP_STACKS = "stacks"     # 004 chip variant: 50 chips each, kept between hands
+    PENALTY = "penalty"        # 001/004: King 10, other cards 1, lowest wins
+    PIPS = "pips"              # 001 alternative: Ace 25, K Q J 10, others face value
+    DUTCH = "dutch"            # 003 variant: face cards 10, number cards 5, Aces 25
+
+
+@dataclass(frozen=True)
+class Options:
+    """Every rule option; the defaults are the ``classic`` preset."""
+
+    draw: DrawTime = DrawTime.END
+    layout_kings: LayoutKings = LayoutKings.STAY
+    forced_kings: ForcedKings = ForcedKings.OFF
+    drawn_king: DrawnKing = DrawnKing.HAND
+    completed: CompletedPiles = CompletedPiles.STAY
+    scoring: Scoring = Scoring.NONE
+    target: int | None = None
+    """Points that end a game (chips: highest first to reach it; penalty systems: anyone reaching it)."""
+    hands: int | None = None
+    """Hands in a game, where a game is an agreed number of hands (dutch)."""
+    chips: int = 80
+    """Chips shared out at the start of each hand (scoring ``chips``)."""
+    stack: int = 50
+    """Each player's starting stack, kept between hands (scoring ``stacks``)."""
+    ante: int = 1
+    no_play_chips: int = 1
+    """Paid by a player whose turn has no play."""
+    missed_draw_chips: int = 1
+    """Paid for not drawing while the stock has cards (where chips are played; else an error)."""
+    king_held_chips: int = 3
+    """Paid once per King held past its first chance (forced Kings ``chips``)."""
+    card_chips: int = 1
+    """Paid per card left in hand when someone goes out."""
+    king_chips: int = 1
+    """Paid per King left in hand when someone goes out (10 in the 004 chip variant)."""
+
+
+class Preset(NamedTuple):
+    name: str
+    options: Options
+    source: str
+    summary: str
+
+
+PRESETS: tuple[Preset, ...] = (
+    Preset("classic", Options(), "seed 001 (Italian)",
+           "draw at the end of the turn, Kings stay in hand, no scoring: count hands won"),
+    Preset("commercial", Options(forced_kings=ForcedKings.CHIPS, drawn_king=DrawnKing.PLACE,
+                                 scoring=Scoring.CHIPS, target=100),
+           "seeds 000 (English/Spanish) and 003 (Dutch)",
+           "forced Kings, 80 chips shared out each hand, pot to the winner, first to 100"),
+    Preset("family", Options(draw=DrawTime.START, layout_kings=LayoutKings.CORNER,
+                             scoring=Scoring.PENALTY, target=25),
+           "seed 004 (Dutch)",
+           "draw at the start of the turn, layout Kings to corners, penalty points to 25"),
+)
+PRESETS_BY_NAME: dict[str, Preset] = {p.name: p for p in PRESETS}
+DEFAULT_PRESET = "classic"
+
+# Default targets when a log picks a scoring system without a target.
+DEFAULT_TARGET: Mapping[Scoring, int | None] = {
+    Scoring.NONE: None, Scoring.CHIPS: 100, Scoring.CHIP_STACKS: None,
+    Scoring.PENALTY: 25, Scoring.PIPS: 250, Scoring.DUTCH: None,
+}
+
+
+class OptionTag(NamedTuple):
+    """How one option is written as a log tag."""
+
+    tag: str
+    field: str
+    values: str
+    """The accepted values, in words, for help text and error messages."""
+    parse: Callable[[str], object]
+    source: str
+    description: str
+
+
+def _enum_parser(cls: type[enum.Enum]) -> Callable[[str], object]:
+    def parse(text: str) -> object:
+        try:
+            return cls(text.strip().lower())
+        except ValueError:
+            raise ValueError(f"expected one of {', '.join(m.value for m in cls)}") from None
+    return parse
+
+
+def _count(text: str) -> int:
+    t = text.strip()
+    if not t.isdigit():
+        raise ValueError("expected a whole number")
+    return int(t)
+
+
+def _count_or_none(text: str) -> int | None:
+    return None if text.strip().lower() in ("none", "off", "") else _count(text)
+
+
+OPTION_TAGS: tuple[OptionTag, ...] = (
+    OptionTag("Draw", "draw", "end | start | stuck", _enum_parser(DrawTime), "001, 000, 004",
+              "when to draw: end of turn, start of turn, or only when unable to play"),
+    OptionTag("LayoutKings", "layout_kings", "stay | corner", _enum_parser(LayoutKings), "000, 001, 004",
+              "Kings turned up in the layout stay there, or go to a corner at once"),
+    OptionTag("ForcedKings", "forced_kings", "off | error | chips", _enum_parser(ForcedKings), "000, 001, 003",
+              "a King must go to a corner at the first chance: not at all, on pain of an error, or of chips"),
+    OptionTag("DrawnKing", "drawn_king", "hand | place", _enum_parser(DrawnKing), "000, 003",
+              "a drawn King goes to hand, or is placed at once and ends the turn"),
+    OptionTag("CompletedPiles", "completed", "stay | remove", _enum_parser(CompletedPiles), "004",
+              "a pile complete from King to Ace stays, or is cleared from the table"),
+    OptionTag("Scoring", "scoring", "none | chips | stacks | penalty | pips | dutch", _enum_parser(Scoring),
+              "000, 001, 003, 004", "the scoring system"),
+    OptionTag("Target", "target", "a whole number, or none", _count_or_none, "000, 001, 004",
+              "the score that ends a game"),
+    OptionTag("Hands", "hands", "a whole number, or none", _count_or_none, "003",
+              "the number of hands in a game"),
+    OptionTag("Chips", "chips", "a whole number", _count, "000", "chips shared out at the start of each hand"),
+    OptionTag("Stack", "stack", "a whole number", _count, "004", "each player's starting stack (scoring stacks)"),
+    OptionTag("Ante", "ante", "a whole number", _count, "000, 004", "chips each player puts in at the start of a hand"),
+    OptionTag("NoPlayChips", "no_play_chips", "a whole number", _count, "000, 004", "chips paid for a turn with no play"),
+    OptionTag("MissedDrawChips", "missed_draw_chips", "a whole number", _count, "000",
+              "chips paid for not drawing"),
+    OptionTag("KingHeldChips", "king_held_chips", "a whole number", _count, "000",
+              "chips paid per King held past its first chance"),
+    OptionTag("CardChips", "card_chips", "a whole number", _count, "000, 004",
+              "chips paid per card left in hand when someone goes out"),
+    OptionTag("KingChips", "king_chips", "a whole number", _count, "004",
+              "chips paid per King left in hand when someone goes out"),
+)
+OPTION_TAGS_BY_NAME: dict[str, OptionTag] = {t.tag.lower(): t for t in OPTION_TAGS}
+
+assert {t.field for t in OPTION_TAGS} == {f.name for f in fields(Options)}, "every option has a tag"
+
+
+def preset(name: str) -> Options:
+    """The options of a named preset (case-insensitive). Raises ``KeyError`` for an unknown name."""
+    return PRESETS_BY_NAME[name.strip().lower()].options
+
+
+def with_scoring(options: Options, scoring: Scoring) -> Options:
+    """Switch the scoring system, taking that system's default target and chip amounts."""
+    changes: dict[str, object] = {"scoring": scoring, "target": DEFAULT_TARGET[scoring]}
+    if scoring is Scoring.CHIP_STACKS:
+        changes["king_chips"] = 10
+    return replace(options, **changes)

@@ -1,0 +1,100 @@
+"""Checks of one hand that need no replay: players, deals, layout, cards seen twice (KC205-KC215)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Iterator
+
+from .cards import FOUNDATIONS, Card
+from .diagnostics import Diagnostic, diagnostic
+from .events import Blocked, Deal, Draw, Layout, Reveal, Span, Turn
+from .hands import HandRecord, unknown_player
+
+DEAL_SIZE = 7
+
+
+def check_hand(record: HandRecord, previous_number: int | None = None) -> tuple[HandRecord, list[Diagnostic]]:
+    """Check a hand's set-up; return the record (marked invalid on any error) and the diagnostics."""
+    diags = list(_problems(record, previous_number))
+    if any(d.is_error for d in diags):
+        record = replace(record, valid=False)
+    return record, diags
+
+
+def _problems(record: HandRecord, previous_number: int | None) -> Iterator[Diagnostic]:
+    path = record.path
+    start = record.start
+    if start.number is not None and previous_number is not None and start.number != previous_number + 1:
+        yield diagnostic(path, start.span.line, start.span.col, "KC214",
+                         f"hand {start.number} follows hand {previous_number}; expected hand {previous_number + 1}")
+    if not record.players:
+        return  # KC201/KC202.. already said why; nothing here can be resolved
+    seen: dict[Card, tuple[int | None, str, Span]] = {}
+    dealt: dict[int, Span] = {}
+    layouts = 0
+    turned = False
+
+    def see(card: Card, seat: int | None, what: str, span: Span, reveal: bool = False) -> Iterator[Diagnostic]:
+        first = seen.get(card)
+        if first is None:
+            seen[card] = (seat, what, span)
+            return
+        # A reveal shows cards its player still holds: some may be ones they were dealt or drew.
+        if reveal and first[0] == seat:
+            return
+        yield diagnostic(span.path, span.line, span.col, "KC210",
+                         f"{card} appears twice in this hand: it was already {first[1]} at line {first[2].line}")
+
+    for event in record.events:
+        at = event.span
+        if isinstance(event, (Deal, Turn, Reveal)):
+            seat = record.seat(event.player)
+            if seat is None:
+                col = at.col if not isinstance(event, (Deal, Reveal)) else at.col + len(type(event).__name__) + 1
+                yield unknown_player(event.player, record.players, Span(at.path, at.line, col))
+                continue
+            who = record.players[seat]
+        if isinstance(event, Deal):
+            if turned:
+                yield diagnostic(path, at.line, at.col, "KC213", "a deal line cannot follow the hand's first turn")
+            if seat in dealt:
+                yield diagnostic(path, at.line, at.col, "KC209",
+                                 f"{who}'s deal is already recorded at line {dealt[seat].line}")
+            dealt[seat] = at
+            if len(event.cards) != DEAL_SIZE:
+                col = event.cols[DEAL_SIZE] if len(event.cards) > DEAL_SIZE else at.col
+                yield diagnostic(path, at.line, col, "KC208",
+                                 f"{who} is dealt {len(event.cards)} cards; a deal is exactly {DEAL_SIZE}")
+            for card, col in zip(event.cards, event.cols or [at.col] * len(event.cards)):
+                yield from see(card, seat, f"dealt to {who}", Span(path, at.line, col))
+        elif isinstance(event, Layout):
+            if turned:
+                yield diagnostic(path, at.line, at.col, "KC213", "the layout cannot follow the hand's first turn")
+            layouts += 1
+            if layouts == 2:
+                yield diagnostic(path, at.line, at.col, "KC212", "this hand already has a layout")
+            piles = [p for p, _ in event.piles]
+            missing = [p.value for p in FOUNDATIONS if p not in piles]
+            twice = sorted({p.value for p in piles if piles.count(p) > 1})
+            if missing or twice:
+                parts = ([f"{', '.join(missing)} missing"] if missing else []) + (
+                    [f"{', '.join(twice)} named twice"] if twice else [])
+                yield diagnostic(path, at.line, at.col, "KC211",
+                                 f"the layout must name N, E, S and W once each ({'; '.join(parts)})")
+            for (pile, card), col in zip(event.piles, event.cols or [at.col] * len(event.piles)):
+                yield from see(card, None, f"in the layout at {pile}", Span(path, at.line, col))
+        elif isinstance(event, Turn):
+            if not turned and layouts == 0:
+                yield diagnostic(path, at.line, at.col, "KC212", "a turn before the hand's layout: "
+                                 "write 'layout N:CARD E:CARD S:CARD W:CARD' first")
+            turned = True
+            for action, col in zip(event.actions, event.cols):
+                if isinstance(action, Draw) and action.card is not None:
+                    yield from see(action.card, seat, f"drawn by {who}", Span(path, at.line, col))
+        elif isinstance(event, Reveal):
+            for card, col in zip(event.cards, event.cols or [at.col] * len(event.cards)):
+                yield from see(card, seat, f"revealed by {who}", Span(path, at.line, col), reveal=True)
+        elif isinstance(event, Blocked):
+            turned = True
+    if layouts == 0 and not turned:
+        yield diagnostic(path, start.span.line, start.span.col, "KC215", "this hand has no layout")

@@ -1,0 +1,101 @@
+"""Write events back as log text, in the canonical form that ``kcref fmt`` prints.
+
+Canonical form: lower-case keywords, upper-case cards and piles, one space between tokens,
+``; `` between actions, ``N:5D`` layout entries, one space before a trailing comment, runs of
+blank lines folded into one, no blank lines at the end, and the file ending with one newline.
+"""
+
+from __future__ import annotations
+
+from typing import Iterable, Iterator, NamedTuple
+
+from .cards import Card
+from .events import (
+    Action, Blank, Blocked, Comment, Deal, Draw, Event, HandStart, Layout, MovePile, PlayCard,
+    Reveal, Tag, Turn,
+)
+
+
+class Style(NamedTuple):
+    """The choices canonical form leaves open."""
+
+    ten: str = "10"
+    """How the rank ten is written: ``10`` or ``T``."""
+    symbols: bool = False
+    """Suits as ♠ ♥ ♦ ♣ instead of S H D C."""
+
+
+DEFAULT_STYLE = Style()
+
+
+def card_text(card: Card, style: Style = DEFAULT_STYLE) -> str:
+    """A card in the given style."""
+    return card.text(style.ten, style.symbols)
+
+
+def action_text(action: Action, style: Style = DEFAULT_STYLE) -> str:
+    """One action as written in a turn line."""
+    if isinstance(action, PlayCard):
+        return f"{card_text(action.card, style)}->{action.pile.value}"
+    if isinstance(action, MovePile):
+        return f"{action.source.value}->{action.target.value}"
+    if isinstance(action, Draw):
+        return "draw" if action.card is None else f"draw {card_text(action.card, style)}"
+    return "pass"
+
+
+def _quote(value: str) -> str:
+    return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def _cards(cards: Iterable[Card], style: Style) -> str:
+    return " ".join(card_text(c, style) for c in cards)
+
+
+def event_text(event: Event, style: Style = DEFAULT_STYLE) -> str:
+    """One event as its canonical line (without the line end)."""
+    if isinstance(event, Comment):
+        return event.text
+    if isinstance(event, Blank):
+        return ""
+    if isinstance(event, Tag):
+        body = f"[{event.name} {_quote(event.value)}]"
+    elif isinstance(event, HandStart):
+        body = "hand"
+        if event.number is not None:
+            body += f" {event.number}"
+        if event.dealer is not None:
+            body += f" dealer {event.dealer}"
+    elif isinstance(event, Deal):
+        body = f"deal {event.player}: {_cards(event.cards, style)}"
+    elif isinstance(event, Reveal):
+        body = f"reveal {event.player}: {_cards(event.cards, style)}"
+    elif isinstance(event, Layout):
+        body = "layout " + " ".join(f"{p.value}:{card_text(c, style)}" for p, c in event.piles)
+    elif isinstance(event, Turn):
+        body = f"{event.player}: " + "; ".join(action_text(a, style) for a in event.actions)
+    elif isinstance(event, Blocked):
+        body = "blocked"
+    else:  # pragma: no cover - Event is a closed union
+        raise TypeError(f"not an event: {event!r}")
+    return f"{body} {event.comment}" if event.comment else body
+
+
+def write_lines(events: Iterable[Event], style: Style = DEFAULT_STYLE) -> Iterator[str]:
+    """Canonical lines (each ending in a newline) for a stream of events, trivia included."""
+    pending_blank = False
+    started = False
+    for event in events:
+        if isinstance(event, Blank):
+            pending_blank = started
+            continue
+        if pending_blank:
+            yield "\n"
+            pending_blank = False
+        started = True
+        yield event_text(event, style) + "\n"
+
+
+def write_text(events: Iterable[Event], style: Style = DEFAULT_STYLE) -> str:
+    """The canonical text of a whole log."""
+    return "".join(write_lines(events, style))

@@ -1,0 +1,64 @@
+"""Unreadable and odd input files: a clear diagnostic and exit 2, never a traceback."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from kcref.check import check_file, check_text
+from kcref.cli import main
+from kcref.events import Turn
+from kcref.reader import read_text
+
+LOG = '[Players "Ann, Bob"]\nhand 1\nlayout N:5D E:JS S:KH W:2C\nAnn: 4S->N # ok\n'
+
+
+def codes(report) -> list[str]:
+    return [d.code for d in report.diagnostics]
+
+
+def test_bom_and_crlf_read_the_same(tmp_path: Path) -> None:
+    plain = tmp_path / "plain.log"
+    plain.write_text(LOG, encoding="utf-8")
+    odd = tmp_path / "odd.log"
+    odd.write_bytes(b"\xef\xbb\xbf" + LOG.replace("\n", "\r\n").encode())
+    assert [e for e in read_text(LOG)] == [e for e in read_text("\ufeff" + LOG.replace("\n", "\r\n"))]
+    assert codes(check_file(str(plain))) == codes(check_file(str(odd)))
+    turn = next(e for e in read_text("\ufeff" + LOG.replace("\n", "\r\n")) if isinstance(e, Turn))
+    assert turn.comment == "# ok" and turn.cols == (6,)
+
+
+def test_not_utf8(tmp_path: Path) -> None:
+    f = tmp_path / "latin1.log"
+    f.write_bytes(LOG.replace("Ann", "Ånn").encode("latin-1"))
+    report = check_file(str(f))
+    assert codes(report) == ["KC002"]
+    d = report.diagnostics[0]
+    assert (d.line, d.column) == (1, 11)
+    result = CliRunner().invoke(main, ["check", str(f)])
+    assert result.exit_code == 2 and "KC002" in result.output
+
+
+def test_binary(tmp_path: Path) -> None:
+    f = tmp_path / "game.bin"
+    f.write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR")
+    assert codes(check_file(str(f))) == ["KC003"]
+    assert CliRunner().invoke(main, ["check", str(f)]).exit_code == 2
+
+
+def test_directory_and_missing(tmp_path: Path) -> None:
+    assert codes(check_file(str(tmp_path))) == ["KC001"]
+    assert codes(check_file(str(tmp_path / "nope.log"))) == ["KC001"]
+    result = CliRunner().invoke(main, ["check", str(tmp_path / "nope.log")])
+    assert result.exit_code == 2 and "no such file" in result.output
+
+
+def test_empty_text_has_no_hand() -> None:
+    assert codes(check_text("")) == ["KC004"]
+    assert codes(check_text("# just a comment\n\n")) == ["KC004"]
+
+
+def test_tag_value_hash_is_not_a_comment() -> None:
+    (tag,) = [e for e in read_text('[Site "Pub #3"] # real comment')]
+    assert tag.value == "Pub #3" and tag.comment == "# real comment"
