@@ -113,3 +113,25 @@ def fmt(files: tuple[str, ...], check_only: bool, write: bool, ten: str, symbols
         else:
             click.echo(result.canonical, nl=False)
     sys.exit(status)
+
+
+@main.command()
+@click.argument("preset", required=False)
+def rules(preset: str | None) -> None:
+    """List the rule presets and options, or show one PRESET in full.
+
+    \b
+    Examples:
+      kcref rules
+      kcref rules commercial
+    """
+    from .options import PRESETS_BY_NAME
+    from .rules_doc import overview, preset_detail
+
+    if preset is None:
+        click.echo(overview(), nl=False)
+        return
+    if preset.strip().lower() not in PRESETS_BY_NAME:
+        raise click.BadParameter(f"unknown preset '{preset}': expected one of {', '.join(PRESETS_BY_NAME)}",
+                                 param_hint="PRESET")
+    click.echo(preset_detail(preset), nl=False)

@@ -112,6 +112,70 @@ def fast_turn(line: str, path: str, lineno: int) -> Turn | None:
     return Turn(player, tuple(actions), Span(path, lineno, 1), comment, tuple(cols))
 
 
+def _ci(word: str) -> str:
+    """A case-insensitive regex for a keyword, without re.IGNORECASE (which also folds 'K' to 'K')."""
+    return "".join(f"[{c.lower()}{c.upper()}]" for c in word)
+
+
+_TAIL = r"[ \t]*(?P<comment>#.*)?"
+_CARDS = rf"(?P<cards>{grammar.CARD_RE}(?:[ \t]+{grammar.CARD_RE})*)"
+_FAST_HAND = re.compile(
+    rf"{_ci('hand')}(?:[ \t]+(?P<number>\d+))?(?:[ \t]+{_ci('dealer')}[ \t]+(?P<dealer>{grammar.NAME_RE}))?"
+    rf"(?![\w'.\-]){_TAIL}"
+)
+_FAST_CARDS_LINE = re.compile(
+    rf"(?P<kw>{_ci('deal')}|{_ci('reveal')})[ \t]+(?P<name>{grammar.NAME_RE})[ \t]*:[ \t]*{_CARDS}{_TAIL}"
+)
+_ENTRY = re.compile(rf"(?P<pile>{grammar.PILE_RE})[ \t]*:[ \t]*(?P<card>{grammar.CARD_RE})")
+_FAST_LAYOUT = re.compile(
+    rf"{_ci('layout')}(?P<entries>(?:[ \t]+{grammar.PILE_RE}[ \t]*:[ \t]*{grammar.CARD_RE})+){_TAIL}"
+)
+_FAST_BLOCKED = re.compile(rf"{_ci('blocked')}(?![\w'.\-]){_TAIL}")
+_CARD_TOKEN = re.compile(grammar.CARD_RE)
+
+
+def _comment(m: re.Match[str]) -> str:
+    return (m["comment"] or "").rstrip()
+
+
+def fast_line(line: str, path: str, lineno: int) -> Event | None:
+    """Read a well-formed line of the common kinds quickly; None means "ask the grammar".
+
+    Lines starting with blanks, tags and anything unusual are left to the grammar.
+    """
+    first = line[:1]
+    if first in "Hh":
+        m = _FAST_HAND.fullmatch(line)
+        if m is not None:
+            number = int(m["number"]) if m["number"] else None
+            return HandStart(number, m["dealer"], Span(path, lineno, 1), _comment(m),
+                             m.start("dealer") + 1 if m["dealer"] else 0)
+    elif first in "DdRr":
+        m = _FAST_CARDS_LINE.fullmatch(line)
+        if m is not None:
+            start = m.start("cards")
+            toks = list(_CARD_TOKEN.finditer(m["cards"]))
+            cls = Deal if m["kw"][0] in "Dd" else Reveal
+            return cls(m["name"], tuple(parse_card(t.group()) for t in toks), Span(path, lineno, 1),
+                       _comment(m), tuple(start + t.start() + 1 for t in toks))
+    elif first in "Ll":
+        m = _FAST_LAYOUT.fullmatch(line)
+        if m is not None:
+            start = m.start("entries")
+            entries = list(_ENTRY.finditer(m["entries"]))
+            return Layout(tuple((parse_pile(e["pile"]), parse_card(e["card"])) for e in entries),
+                          Span(path, lineno, 1), _comment(m), tuple(start + e.start() + 1 for e in entries))
+    elif first in "Bb":
+        m = _FAST_BLOCKED.fullmatch(line)
+        if m is not None:
+            return Blocked(Span(path, lineno, 1), _comment(m))
+    elif first == "#":
+        return Comment(line.rstrip(), Span(path, lineno, 1))
+    if first in "[ \t" or ":" not in line:
+        return None
+    return fast_turn(line, path, lineno)
+
+
 # --- the grammar path ----------------------------------------------------------------------------
 
 
@@ -283,11 +347,9 @@ def read_lines(lines: Iterable[str], path: str = "<string>", trivia: bool = Fals
         line = raw.rstrip("\r\n")
         if lineno == 1 and line.startswith(BOM):
             line = line[1:]
-        item: Item | None = None
-        if ":" in line and line[0] != "[":
-            item = fast_turn(line, path, lineno)
+        item: Item | None = fast_line(line, path, lineno) if line else None
         if item is None:
-            if not line.strip():
+            if not line.strip(" \t\r"):
                 if trivia:
                     yield Blank(Span(path, lineno, 1))
                 continue

@@ -1,0 +1,47 @@
+"""Describe presets and options in words: ``kcref rules`` and the table in ``docs/rules.md``."""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import fields
+
+from tabulate import tabulate
+
+from .options import OPTION_TAGS, PRESETS, PRESETS_BY_NAME, Options, Preset
+
+
+def value_text(value: object) -> str:
+    """An option value as written in a tag."""
+    if isinstance(value, enum.Enum):
+        return str(value.value)
+    return "none" if value is None else str(value)
+
+
+def _defaults(opts: Options) -> dict[str, str]:
+    return {f.name: value_text(getattr(opts, f.name)) for f in fields(Options)}
+
+
+def options_table(fmt: str = "simple") -> str:
+    """Every option tag with its values, its default in each preset, and the seed it comes from."""
+    per_preset = {p.name: _defaults(p.options) for p in PRESETS}
+    rows = [[t.tag, t.values, *(per_preset[p.name][t.field] for p in PRESETS), t.source, t.description]
+            for t in OPTION_TAGS]
+    headers = ["tag", "values", *(p.name for p in PRESETS), "seeds", "meaning"]
+    return tabulate(rows, headers, tablefmt=fmt)
+
+
+def overview() -> str:
+    """``kcref rules``: the presets, then the options."""
+    presets = tabulate([[p.name, p.summary, p.source] for p in PRESETS], ["preset", "in short", "from"],
+                       tablefmt="simple")
+    return (f"{presets}\n\nPick a preset with [Rules \"NAME\"]; override one option with its own tag, "
+            f"e.g. [Draw \"start\"].\n\n{options_table()}\n")
+
+
+def preset_detail(name: str) -> str:
+    """``kcref rules NAME``: one preset in full. Raises ``KeyError`` for an unknown name."""
+    p: Preset = PRESETS_BY_NAME[name.strip().lower()]
+    values = _defaults(p.options)
+    rows = [[t.tag, values[t.field], t.description] for t in OPTION_TAGS]
+    return (f"{p.name}: {p.summary}\nFrom {p.source}.\n\n"
+            f"{tabulate(rows, ['tag', 'value', 'meaning'], tablefmt='simple')}\n")
