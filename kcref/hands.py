@@ -58,9 +58,9 @@ def resolve_player(ref: str, players: tuple[str, ...]) -> int | None:
     """Seat index of ``ref`` among ``players``: a seat tag ``P1``..``P6`` (any case) or an exact name."""
     if ref in players:
         return players.index(ref)
-    if len(ref) == 2 and ref[0] in "Pp" and ref[1].isdigit():
+    if len(ref) == 2 and ref[0] in "Pp" and ref[1] in "123456":
         n = int(ref[1])
-        if 1 <= n <= len(players):
+        if n <= len(players):
             return n - 1
     return None
 

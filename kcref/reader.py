@@ -120,7 +120,7 @@ def _ci(word: str) -> str:
 _TAIL = r"[ \t]*(?P<comment>#.*)?"
 _CARDS = rf"(?P<cards>{grammar.CARD_RE}(?:[ \t]+{grammar.CARD_RE})*)"
 _FAST_HAND = re.compile(
-    rf"{_ci('hand')}(?:[ \t]+(?P<number>\d+))?(?:[ \t]+{_ci('dealer')}[ \t]+(?P<dealer>{grammar.NAME_RE}))?"
+    rf"{_ci('hand')}(?:[ \t]+(?P<number>\d{{1,9}}))?(?:[ \t]+{_ci('dealer')}[ \t]+(?P<dealer>{grammar.NAME_RE}))?"
     rf"(?![\w'.\-]){_TAIL}"
 )
 _FAST_CARDS_LINE = re.compile(
@@ -259,8 +259,12 @@ _SUITS_HELP = "suits are S, H, D, C or ♠ ♥ ♦ ♣"
 _CARD_PARTS = re.compile(r"(?P<rank>[0-9]+|[A-Za-z])(?P<suit>.*)", re.S)
 
 
+_WORD = re.compile(r"(?:(?!->|→)[^\s;:#\[\]\"])*")
+
+
 def _word_at(line: str, loc: int) -> str:
-    m = re.compile(r"[^\s;:#\[\]\"]*").match(line, loc)
+    """The word starting at ``loc``, stopping at blanks, punctuation and arrows."""
+    m = _WORD.match(line, loc)
     return m.group(0) if m else ""
 
 
@@ -299,6 +303,13 @@ def syntax_diagnostic(line: str, exc: pp.ParseBaseException, path: str, lineno: 
     found = f", found '{word}'" if word else ", found the end of the line" if loc >= len(line.rstrip()) else ""
     code, message = "KC100", f"expected {expected}{found}"
 
+    first_word = _word_at(line, len(line) - len(line.lstrip()))
+    misspelt = _did_you_mean(first_word, _STARTERS) if first_word.lower() not in _STARTERS else ""
+    if misspelt and line.lstrip()[len(first_word):][:1] in (" ", "\t"):
+        # 'layuot N:5D ...' holds a ':' and so reads as a turn; the first word is the real slip.
+        code = "KC101"
+        message = f"'{first_word}' does not start a log line{misspelt}"
+        return diagnostic(path, lineno, len(line) - len(line.lstrip()) + 1, code, message, line)
     if loc == 0 or not line[:loc].strip():
         first = word.lower()
         if "->" in line or ";" in line or ":" not in line.split("#", 1)[0]:
@@ -310,6 +321,8 @@ def syntax_diagnostic(line: str, exc: pp.ParseBaseException, path: str, lineno: 
         code = "KC101"
         message = (f"'{word}' does not start a log line: expected a tag [Name \"value\"], hand, deal, "
                    f"layout, blocked, reveal, or a turn 'PLAYER: ACTION; ...'{hint}")
+    elif expected.startswith("';' between actions") and _card_problem(word):
+        code, message = "KC102", str(_card_problem(word))
     elif expected.startswith("a card"):
         code = "KC102"
         message = _card_problem(word) or f"expected a card{found} ({_RANKS_HELP}; {_SUITS_HELP})"
