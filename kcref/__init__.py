@@ -1,24 +1,35 @@
 """kcref: the referee and scorekeeper for Kings in the Corner.
 
-Read a log into events with :func:`kcref.reader.read_text` / :func:`read_file`, check it with
-:func:`check_text` / :func:`check_file`, and write events back with :mod:`kcref.writer`.
+Read a log into events with :func:`read_text` / :func:`read_file`, check it with
+:func:`check_text` / :func:`check_file` (the verdict per hand is in ``report.hands``), and play
+hands yourself through the engine: :func:`start_hand`, :func:`legal_actions`, :func:`apply`,
+:func:`end_turn`. Names are imported lazily so that ``kcref --version`` starts fast.
 """
 
 from __future__ import annotations
 
+import importlib
+
 __version__ = "0.1.0"
 
-__all__ = ["__version__", "check_file", "check_text", "read_file", "read_text"]
+_EXPORTS = {
+    "check_file": "check", "check_text": "check", "FileReport": "check",
+    "read_file": "reader", "read_text": "reader",
+    "start_hand": "engine", "begin_turn": "engine", "apply": "engine", "end_turn": "engine",
+    "can_end_turn": "engine", "legal_actions": "engine", "declare_blocked": "engine",
+    "reveal": "engine", "settle": "engine",
+    "IllegalAction": "judge", "Table": "table",
+    "deal_from_deck": "dealing", "shuffled_deck": "dealing",
+    "referee_hand": "referee", "referee_hands": "referee",
+    "HandVerdict": "verdict", "Penalty": "verdict",
+    "Options": "options", "PRESETS": "options", "preset": "options",
+}
+
+__all__ = ["__version__", *_EXPORTS]
 
 
 def __getattr__(name: str) -> object:
-    # Imports are lazy so that `kcref --version` starts fast.
-    if name in ("check_file", "check_text"):
-        from . import check
-
-        return getattr(check, name)
-    if name in ("read_file", "read_text"):
-        from . import reader
-
-        return getattr(reader, name)
-    raise AttributeError(f"module 'kcref' has no attribute {name!r}")
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'kcref' has no attribute {name!r}")
+    return getattr(importlib.import_module(f".{module}", __name__), name)

@@ -21,6 +21,9 @@ class Suit(enum.Enum):
     D = "D"
     C = "C"
 
+    # Members are singletons: identity hashing is exact and much cheaper than Enum.__hash__.
+    __hash__ = object.__hash__
+
     @property
     def colour(self) -> Colour:
         return Colour.RED if self in (Suit.H, Suit.D) else Colour.BLACK
@@ -104,6 +107,8 @@ class Pile(enum.Enum):
     NW = "NW"
     SE = "SE"
     SW = "SW"
+
+    __hash__ = object.__hash__
 
     @property
     def is_corner(self) -> bool:

@@ -12,7 +12,9 @@ from .diagnostics import Diagnostic
 from .events import Tag
 from .hands import UNREADABLE, HandRecord, iter_hands
 from .reader import read_file, read_stream, read_text
+from .referee import referee_hands
 from .setup import check_hand
+from .verdict import HandVerdict
 
 
 
@@ -22,7 +24,7 @@ class FileReport:
 
     path: str
     diagnostics: list[Diagnostic] = field(default_factory=list)
-    hands: list[HandRecord] = field(default_factory=list)
+    hands: list[HandVerdict] = field(default_factory=list)
     tags: list[Tag] = field(default_factory=list)
 
     def count(self, severity: Severity) -> int:
@@ -38,19 +40,25 @@ class FileReport:
 
 
 def check_items(items: Iterable[object], path: str) -> FileReport:
-    """Check a stream of events and syntax diagnostics read from ``path``."""
+    """Check a stream of events and syntax diagnostics read from ``path``: set-up, then replay."""
     report = FileReport(path)
-    previous_number: int | None = None
-    for item in iter_hands(items, path):  # type: ignore[arg-type]
-        if isinstance(item, Diagnostic):
-            report.diagnostics.append(item)
-        elif isinstance(item, Tag):
-            report.tags.append(item)
-        else:
-            record, diags = check_hand(item, previous_number)
-            previous_number = record.number
-            report.diagnostics.extend(diags)
-            report.hands.append(record)
+
+    def records() -> Iterator[HandRecord]:
+        previous_number: int | None = None
+        for item in iter_hands(items, path):  # type: ignore[arg-type]
+            if isinstance(item, Diagnostic):
+                report.diagnostics.append(item)
+            elif isinstance(item, Tag):
+                report.tags.append(item)
+            else:
+                record, diags = check_hand(item, previous_number)
+                previous_number = record.number
+                report.diagnostics.extend(diags)
+                yield record
+
+    for verdict in referee_hands(records()):
+        report.hands.append(verdict)
+        report.diagnostics.extend(verdict.diagnostics)
     report.diagnostics.sort(key=lambda d: (d.line, d.column))
     return report
 

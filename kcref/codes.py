@@ -79,7 +79,7 @@ CODES: tuple[CodeInfo, ...] = (
     CodeInfo("KC317", E, "a drawn King must be placed at once in an empty corner"),
     CodeInfo("KC318", E, "a King is held past its first chance (forced Kings without chips)"),
     CodeInfo("KC319", E, "an action after the player went out: the hand is over"),
-    CodeInfo("KC320", E, "a turn after the end of the hand"),
+    CodeInfo("KC320", E, "a turn or blocked line after the end of the hand"),
     CodeInfo("KC321", E, "a blocked line while the hand is not blocked"),
     CodeInfo("KC322", E, "pass must be the only action of its turn"),
     CodeInfo("KC323", E, "a layout King stays on a foundation where layout Kings go to a corner at once"),

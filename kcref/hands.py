@@ -81,8 +81,17 @@ class _Context:
         self.players_seen = False
         self.rules = DEFAULT_PRESET
         self.overrides: dict[str, Tag] = {}
+        self._options: dict[tuple[object, ...], Options] = {}
 
     def options(self) -> Options:
+        """The options in force: the preset, then each option tag (memoised: tags change rarely)."""
+        key = (self.rules, tuple((k, t.value) for k, t in self.overrides.items()))
+        cached = self._options.get(key)
+        if cached is None:
+            cached = self._options[key] = self._resolve()
+        return cached
+
+    def _resolve(self) -> Options:
         opts = preset(self.rules)
         scoring = self.overrides.get("scoring")
         if scoring is not None:

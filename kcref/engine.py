@@ -1,0 +1,589 @@
+"""Play a hand by the rules: start it, judge and apply each action, end turns, settle chips.
+
+A turn is ``begin_turn`` (whose turn is it?), any number of ``apply`` calls, then ``end_turn``.
+Each refuses what the rules forbid by raising :class:`~kcref.judge.IllegalAction`; penalties
+that the rules price in chips are paid at once and reported as :class:`~kcref.table.Note`
+records in ``table.notes``. After an ``IllegalAction`` the table is not reliable any more.
+
+Judging a legal action is a few direct checks; :func:`legal_actions` builds the full list
+only for bots, and it accepts exactly what :func:`apply` accepts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+
+from .cards import CORNERS, DECK, Card, Pile
+from .events import PASS, Action, Draw, MovePile, Pass, PlayCard
+from .judge import (
+    IllegalAction,
+    bad_move,
+    bad_play,
+    names_list,
+    not_held,
+    plural,
+    seen_twice,
+    where_is,
+)
+from .moves import (
+    CORNER_SET,
+    KING,
+    card_plays,
+    first_play,
+    fits,
+    in_order,
+    may_move,
+    pile_moves,
+)
+from .options import Options, Scoring
+from .points import chip_value, hand_value
+from .policy import Fault
+from .table import Hand, Note, Table, Unchecked
+
+KINGS: frozenset[Card] = frozenset(c for c in DECK if c.rank is KING)
+HAND_SIZE = 7
+
+
+# --- chips -----------------------------------------------------------------------------------
+
+
+def shared_stacks(options: Options, n: int, dealer: int) -> list[int]:
+    """``options.chips`` shared out as evenly as possible; the extra chips go to the first
+    seats after the dealer (3 players, 80 chips: 27, 27, 26)."""
+    base, extra = divmod(options.chips, n)
+    stacks = [base] * n
+    for k in range(extra):
+        stacks[(dealer + 1 + k) % n] += 1
+    return stacks
+
+
+def _kept_stacks(options: Options, n: int, dealer: int) -> list[int]:
+    return [options.stack] * n
+
+
+INITIAL_STACKS: Mapping[Scoring, Callable[[Options, int, int], list[int]]] = {
+    Scoring.CHIPS: shared_stacks,
+    Scoring.CHIP_STACKS: _kept_stacks,
+}
+"""Each player's chips at the start of a hand, where chips are played and no stacks are given."""
+
+
+def _pay(t: Table, seat: int, chips: int, code: str, message: str, step: int | None) -> None:
+    """Move ``chips`` from a player's stack to the pot; report a debt the first time."""
+    assert t.stacks is not None
+    t.stacks[seat] -= chips
+    t.pot += chips
+    if code:
+        t.notes.append(Note(code, seat, chips, message, step))
+    if t.stacks[seat] < 0 and seat not in t.debtors:
+        t.debtors.add(seat)
+        t.notes.append(Note("KC503", seat, 0, f"{t.names[seat]} is in debt: the stack is down to "
+                                               f"{t.stacks[seat]}", step))
+
+
+# --- starting a hand -------------------------------------------------------------------------
+
+
+def start_hand(options: Options, names: Sequence[str], dealer: int,
+               deals: Mapping[int, Sequence[Card]], layout: Sequence[tuple[Pile, Card]], *,
+               stacks: Sequence[int] | None = None, pot: int = 0,
+               deck: Sequence[Card] | None = None) -> Table:
+    """The table when play starts.
+
+    ``deals`` maps seats to their seven dealt cards (a seat left out has an unknown hand);
+    ``layout`` is the table's first cards, corners included where layout Kings went there.
+    Where chips are played, ``stacks`` are the players' chips before the ante (default: the
+    scoring system's starting stacks) and ``pot`` chips already lie in the pot. ``deck`` is
+    the stock's order, top card first, when it is known (self-play). Raises
+    :class:`IllegalAction` for a layout the rules forbid, with ``step`` the entry's index.
+    """
+    t = Table(options, names, dealer)
+    pol = t.policy
+    for seat in range(t.n):
+        cards = deals.get(seat)
+        if cards is None:
+            t.hands[seat] = Hand(unknown=HAND_SIZE)
+        else:
+            t.hands[seat] = Hand(set(cards))
+            t.dealt_kings[seat] = frozenset(c for c in cards if c.rank is KING)
+            t.seen.update(cards)
+    for i, (pile, card) in enumerate(layout):
+        if pile in CORNER_SET:
+            if not pol.layout_kings_to_corner:
+                raise IllegalAction("KC324", f"layout Kings stay where they are turned up: the layout "
+                                             f"cannot start the corner {pile} ({card})", i)
+            if t.piles[pile]:
+                raise IllegalAction("KC324", f"the corner {pile} is named twice in the layout", i)
+            if card.rank is not KING:
+                raise IllegalAction("KC303", f"only a King may start an empty corner ({pile}:{card})", i)
+        elif card.rank is KING and pol.layout_kings_to_corner:
+            raise IllegalAction("KC323", f"a King turned up in the layout goes to a corner at once: "
+                                         f"{card} cannot stay at {pile}", i)
+        t.piles[pile].append(card)
+        t.seen.add(card)
+    t.stock = len(DECK) - HAND_SIZE * t.n - len(layout)
+    if deck is not None:
+        if len(deck) != t.stock:
+            raise ValueError(f"the stock should hold {t.stock} cards, not {len(deck)}")
+        t.deck = list(reversed(deck))
+    if pol.chips:
+        t.stacks = list(stacks) if stacks is not None else INITIAL_STACKS[options.scoring](options, t.n, dealer)
+        t.pot = pot
+        t.ante = options.ante
+        for k in range(t.n):
+            _pay(t, (dealer + 1 + k) % t.n, options.ante, "", "", None)
+    t.started_empty = t.stock == 0
+    return t
+
+
+# --- the turn's phase ------------------------------------------------------------------------
+
+_CLOSED: Mapping[str, str] = {
+    "KC311": "nothing may follow the draw",
+    "KC327": "the turn ended when the drawn King was placed",
+    "KC322": "pass must be the only action of its turn",
+    "KC319": "{winner} has gone out: the hand is over",
+}
+
+
+def _closed_error(t: Table) -> IllegalAction:
+    winner = t.names[t.winner] if t.winner is not None else ""
+    return IllegalAction(t.closed, _CLOSED[t.closed].format(winner=winner))
+
+
+def _could_be_drawn_king(t: Table, action: Action) -> bool:
+    """True when ``action`` may be placing an unknown drawn card that was a King."""
+    if type(action) is not PlayCard:
+        return False
+    card, pile = action.card, action.pile
+    return (card.rank is KING and pile in CORNER_SET and not t.piles[pile]
+            and card not in t.seen and t.hand.unknown > 0)
+
+
+def _phase(t: Table, action: Action) -> bool:
+    """Refuse ``action`` when the turn's phase forbids it.
+
+    Returns True when the action places a drawn King that had to be placed at once.
+    """
+    king = t.pending_king
+    if king is not None:
+        if type(action) is PlayCard and action.card == king:
+            if action.pile in CORNER_SET and not t.piles[action.pile]:
+                return True
+            raise IllegalAction("KC317", f"the drawn King {king} must go to an empty corner, "
+                                         f"not {action.pile}")
+        raise IllegalAction("KC317", f"{king} was drawn: it must be placed in an empty corner "
+                                     f"before anything else")
+    if t.maybe_king:
+        t.maybe_king = False
+        if t.closed:
+            # After the draw at the end of the turn only the drawn King may be placed.
+            if _could_be_drawn_king(t, action):
+                return True
+        else:
+            t.mark_unchecked(Unchecked.DRAWN_KINGS, t.player)
+    if t.closed:
+        if t.closed == "KC327" and _places_held_king(t, action):
+            return False
+        raise _closed_error(t)
+    if t.policy.draw_first and not t.drawn and t.stock and type(action) is not Draw:
+        raise IllegalAction("KC314", f"the turn must start with the draw: the stock has "
+                                     f"{plural(t.stock, 'card')}")
+    return False
+
+
+def _places_held_king(t: Table, action: Action) -> bool:
+    """True when ``action`` places a King from hand in an empty corner under forced Kings:
+    that stays allowed after a placed drawn King ended the turn (else drawing first could
+    make a dealt King's fault unavoidable)."""
+    return (t.policy.forced_dealt and type(action) is PlayCard and action.card.rank is KING
+            and action.pile in CORNER_SET and not t.piles[action.pile])
+
+
+def _needs_phase_check(t: Table) -> bool:
+    return bool(t.closed or t.pending_king is not None or t.maybe_king
+                or (t.policy.draw_first and not t.drawn and t.stock))
+
+
+# --- actions ---------------------------------------------------------------------------------
+
+
+def begin_turn(t: Table, seat: int) -> None:
+    """Check that ``seat`` may take the next turn now."""
+    if t.winner is not None:
+        raise IllegalAction("KC320", f"the hand is over: {t.names[t.winner]} went out", -1)
+    if t.blocked:
+        raise IllegalAction("KC320", "the hand is over: it is blocked", -1)
+    if seat != t.player:
+        raise IllegalAction("KC310", f"it is {t.name}'s turn, not {t.names[seat]}'s", -1)
+
+
+def apply(t: Table, action: Action) -> None:
+    """Judge ``action`` for the player whose turn it is and, when legal, carry it out.
+
+    Raises :class:`IllegalAction` with the rule it breaks otherwise.
+    """
+    kind = type(action)
+    if kind is PlayCard:
+        _play_card(t, action)  # type: ignore[arg-type]
+    elif kind is MovePile:
+        _move_pile(t, action)  # type: ignore[arg-type]
+    elif kind is Draw:
+        _draw(t, action)  # type: ignore[arg-type]
+    elif kind is Pass:
+        _pass(t)
+    else:
+        raise TypeError(f"not an action: {action!r}")
+    t.step += 1
+
+
+def _play_card(t: Table, action: PlayCard) -> None:
+    placing = False
+    if t.closed or t.pending_king is not None or t.maybe_king or (
+            t.policy.draw_first and not t.drawn and t.stock):
+        placing = _phase(t, action)
+    card, pile = action.card, action.pile
+    dest = t.piles[pile]
+    if dest:
+        fit = fits(card, dest[-1])
+    else:
+        fit = card.rank is KING or pile not in CORNER_SET
+    if not fit:
+        raise _play_error(t, card, pile)
+    hand = t.hands[t.player]
+    known = hand.known
+    try:
+        known.remove(card)
+    except KeyError:
+        if not hand.unknown or card in t.seen:
+            raise not_held(t, card) from None
+        hand.unknown -= 1
+        t.seen.add(card)
+        t.mark_unchecked(Unchecked.HELD, t.player)
+    dest.append(card)
+    t.plays += 1
+    if placing:
+        t.pending_king = None
+        if t.policy.drawn_king_ends_turn:
+            t.closed = "KC327"
+    if len(dest) == 13 and t.policy.remove_completed:
+        _clear(t, pile)
+    if not known and not hand.unknown:
+        t.winner = t.player
+        t.out_step = t.step
+        t.closed = "KC319"
+
+
+def _play_error(t: Table, card: Card, pile: Pile) -> IllegalAction:
+    """Why playing ``card`` on ``pile`` is refused: not holding it comes first."""
+    hand = t.hand
+    if card not in hand.known and (not hand.unknown or card in t.seen):
+        return not_held(t, card)
+    return bad_play(t, card, pile)
+
+
+def _move_pile(t: Table, action: MovePile) -> None:
+    if _needs_phase_check(t):
+        _phase(t, action)
+    source, target = action.source, action.target
+    if not may_move(t, source, target):
+        raise bad_move(t, source, target)
+    src, dst = t.piles[source], t.piles[target]
+    dst.extend(src)
+    src.clear()
+    t.plays += 1
+    if len(dst) == 13 and t.policy.remove_completed:
+        _clear(t, target)
+
+
+def _clear(t: Table, pile: Pile) -> None:
+    """Take a completed K..A pile out of play (option ``CompletedPiles "remove"``)."""
+    t.removed.append(tuple(t.piles[pile]))
+    t.piles[pile].clear()
+
+
+def _draw(t: Table, action: Draw) -> None:
+    if _needs_phase_check(t):
+        _phase(t, action)
+    if t.drawn:
+        raise IllegalAction("KC315", "only one draw per turn")
+    if not t.stock:
+        raise IllegalAction("KC312", "the stock is empty: there is nothing to draw")
+    pol = t.policy
+    if pol.draw_when_stuck:
+        play = first_play(t)
+        if play is not None:
+            raise IllegalAction("KC316", f"{t.name} may draw only when unable to play, and could play {play}")
+        if t.hand.unknown:
+            t.mark_unchecked(Unchecked.STUCK, t.player)
+    card = action.card
+    if t.deck is not None:
+        top = t.deck[-1]
+        if card is not None and card != top:
+            raise IllegalAction("KC309", f"{card} is not the top card of the stock ({top} is)")
+        card = top
+    elif card is not None and card in t.seen:
+        raise seen_twice(t, card)
+    if pol.draw_ends_turn and pol.forced_dealt and not t.kings_judged[t.player]:
+        _judge_dealt_kings(t, t.step)  # "before the draw when drawing at the end"
+    if t.deck is not None:
+        t.deck.pop()
+    t.stock -= 1
+    hand = t.hands[t.player]
+    if card is None:
+        hand.unknown += 1
+        t.maybe_king = pol.place_drawn_king and not KINGS <= t.seen
+    else:
+        hand.known.add(card)
+        t.seen.add(card)
+        if card.rank is KING and pol.place_drawn_king:
+            t.pending_king = card
+    t.drawn = True
+    t.draw_step = t.step
+    if pol.draw_ends_turn:
+        t.closed = "KC311"
+
+
+def _pass(t: Table) -> None:
+    if t.step:
+        raise IllegalAction("KC322", "pass must be the only action of its turn")
+    # A pass ends the turn: it is legal exactly when ending the turn now is.
+    err = _end_error(t)
+    if err is not None:
+        err.step = None
+        raise err
+    t.closed = "KC322"
+
+
+# --- end of turn -----------------------------------------------------------------------------
+
+
+def _draw_due(t: Table) -> bool | None:
+    """Whether the player owes a draw they have not made; ``None`` when unknowable (drawing
+    only when stuck, with unknown cards in hand and no play in sight)."""
+    if t.drawn or not t.stock or t.winner is not None:
+        return False
+    if not t.policy.draw_when_stuck:
+        return True
+    if first_play(t) is not None:
+        return False
+    return None if t.hand.unknown else True
+
+
+def _missed_draw_error(t: Table) -> IllegalAction | None:
+    """The error for a turn ending without its due draw, where that is an error."""
+    if not _draw_due(t):
+        return None
+    if t.policy.draw_first:
+        return IllegalAction("KC314", f"the turn must start with the draw: the stock has "
+                                      f"{plural(t.stock, 'card')}")
+    if t.policy.missed_draw is Fault.ERROR:
+        return IllegalAction("KC313", f"{t.name} did not draw, and the stock has {plural(t.stock, 'card')}")
+    return None
+
+
+def _held_dealt_kings(t: Table) -> list[Card]:
+    """The dealt Kings the player still holds, when forced Kings judge them now."""
+    seat = t.player
+    dealt = t.dealt_kings[seat]
+    if not t.policy.forced_dealt or t.kings_judged[seat] or not dealt:
+        return []
+    return [k for k in in_order(dealt) if k in t.hand.known]
+
+
+def _kings_held_error(t: Table, held: list[Card], step: int) -> IllegalAction:
+    kings = names_list([str(k) for k in held])
+    return IllegalAction("KC318", f"{t.name} still holds the dealt King{'s' if len(held) > 1 else ''} "
+                                  f"{kings}: Kings must go to a corner on the first turn", step)
+
+
+def _judge_dealt_kings(t: Table, step: int) -> None:
+    """Forced Kings: at the end of the owner's first turn each dealt King still held is a fault."""
+    seat = t.player
+    if not t.policy.forced_dealt or t.kings_judged[seat]:
+        return
+    held = _held_dealt_kings(t)
+    t.kings_judged[seat] = True
+    if t.dealt_kings[seat] is None:
+        t.mark_unchecked(Unchecked.DEALT_KINGS, seat)
+    if not held:
+        return
+    if t.policy.king_fault is Fault.ERROR:
+        raise _kings_held_error(t, held, step)
+    chips = t.options.king_held_chips
+    for k in held:
+        _pay(t, seat, chips, "KC403", f"{t.name} held the dealt King {k} past the first turn: "
+                                      f"pays {plural(chips, 'chip')}", step)
+
+
+def _end_error(t: Table) -> IllegalAction | None:
+    """The error ending the turn now would be, if any."""
+    if t.winner is not None:
+        return None
+    last = t.step - 1
+    king = t.pending_king
+    if king is not None and t.policy.king_fault is Fault.ERROR:
+        return IllegalAction("KC317", f"{king} was drawn and not placed in an empty corner at once",
+                             t.draw_step)
+    if not t.drawn and t.stock:
+        err = _missed_draw_error(t)
+        if err is not None:
+            err.step = last
+            return err
+    if t.policy.forced_dealt and not t.kings_judged[t.player]:
+        held = _held_dealt_kings(t)
+        if held and t.policy.king_fault is Fault.ERROR:
+            return _kings_held_error(t, held, last)
+    return None
+
+
+def can_end_turn(t: Table) -> bool:
+    """True when the player whose turn it is may end it now without a rule error (penalties
+    in chips may still be due)."""
+    return not t.blocked and _end_error(t) is None
+
+
+def end_turn(t: Table) -> None:
+    """End the turn of the player whose turn it is: judge what was owed (the draw, the
+    placing of Kings), charge penalties, detect a blocked hand, and pass the turn on."""
+    err = _end_error(t)
+    if err is not None:
+        raise err
+    if t.winner is not None:
+        return
+    seat, pol, last = t.player, t.policy, t.step - 1
+    king = t.pending_king
+    if king is not None:
+        chips = t.options.king_held_chips
+        _pay(t, seat, chips, "KC403", f"{t.name} did not place the drawn King {king} at once: "
+                                      f"pays {plural(chips, 'chip')}", t.draw_step)
+    if t.maybe_king:
+        t.mark_unchecked(Unchecked.DRAWN_KINGS, seat)
+    if not t.drawn and t.stock:
+        due = _draw_due(t)
+        if due is None:
+            t.mark_unchecked(Unchecked.STUCK, seat)
+        elif due:
+            chips = t.options.missed_draw_chips
+            _pay(t, seat, chips, "KC402", f"{t.name} did not draw, and the stock has "
+                                          f"{plural(t.stock, 'card')}: pays {plural(chips, 'chip')}", last)
+    if pol.forced_dealt and not t.kings_judged[seat]:
+        _judge_dealt_kings(t, last)
+    if not t.plays and pol.chips:
+        chips = t.options.no_play_chips
+        _pay(t, seat, chips, "KC401", f"{t.name} made no play: pays {plural(chips, 'chip')}", -1)
+    if t.started_empty and not t.plays:
+        t.idle += 1
+        if t.idle >= t.n:
+            t.blocked = True
+    else:
+        t.idle = 0
+    t.turns += 1
+    t.player = (seat + 1) % t.n
+    t.step = 0
+    t.drawn = False
+    t.draw_step = -1
+    t.plays = 0
+    t.closed = ""
+    t.pending_king = None
+    t.maybe_king = False
+    t.started_empty = t.stock == 0
+
+
+# --- the legal actions -----------------------------------------------------------------------
+
+
+def _draw_action(t: Table) -> Draw:
+    return Draw(t.deck[-1] if t.deck else None)
+
+
+def legal_actions(t: Table) -> list[Action]:
+    """Every action :func:`apply` accepts now, for the player whose turn it is.
+
+    With the deck known, the draw is written with its card. Ending the turn is not an action:
+    see :func:`can_end_turn` and :func:`end_turn`.
+    """
+    if t.over:
+        return []
+    king = t.pending_king
+    if king is not None:
+        return [PlayCard(king, c) for c in CORNERS if not t.piles[c]]
+    if t.closed:
+        if t.maybe_king:
+            return [PlayCard(k, c) for k in in_order(KINGS - t.seen) for c in CORNERS if not t.piles[c]]
+        if t.closed == "KC327" and t.policy.forced_dealt:
+            return [PlayCard(k, c) for k in in_order(t.hand.known & KINGS) for c in CORNERS if not t.piles[c]]
+        return []
+    pol = t.policy
+    if pol.draw_first and not t.drawn and t.stock:
+        return [_draw_action(t)]
+    actions: list[Action] = [*card_plays(t), *pile_moves(t)]
+    if not t.drawn and t.stock:
+        if pol.draw_when_stuck:
+            if not actions:
+                actions.append(_draw_action(t))
+        elif not (pol.draw_ends_turn and _held_dealt_kings(t) and pol.king_fault is Fault.ERROR):
+            actions.append(_draw_action(t))
+    if not t.step and _end_error(t) is None:
+        actions.append(PASS)
+    return actions
+
+
+# --- the end of the hand ---------------------------------------------------------------------
+
+
+def declare_blocked(t: Table) -> None:
+    """Check a ``blocked`` line: the hand must be blocked by now."""
+    if t.blocked:
+        return
+    if t.winner is not None:
+        raise IllegalAction("KC321", f"the hand is not blocked: {t.names[t.winner]} went out")
+    if t.stock:
+        raise IllegalAction("KC321", f"the hand is not blocked: the stock still has {plural(t.stock, 'card')}")
+    raise IllegalAction("KC321", f"the hand is not blocked: it takes {t.n} turns in a row with the stock "
+                                 f"empty and no play, and there {'has' if t.idle == 1 else 'have'} been "
+                                 f"{t.idle}")
+
+
+def reveal(t: Table, seat: int, cards: Sequence[Card]) -> None:
+    """Check and record a ``reveal``: the cards left in a player's hand. ``step`` of an error
+    is the index of the card to blame, or ``None`` for the line."""
+    hand = t.hands[seat]
+    name = t.names[seat]
+    for i, c in enumerate(cards):
+        if c not in hand.known and c in t.seen:
+            raise IllegalAction("KC326", f"{name} cannot hold {c}: {where_is(t, c)}", i)
+    missing = hand.known.difference(cards)
+    if missing:
+        shown = names_list([str(c) for c in in_order(missing)])
+        raise IllegalAction("KC326", f"the reveal leaves out {shown}, which {name} is known to hold", None)
+    if len(cards) != len(hand):
+        raise IllegalAction("KC325", f"{name} has {plural(len(hand), 'card')} left, and the reveal shows "
+                                     f"{len(cards)}", None)
+    hand.known = set(cards)
+    hand.unknown = 0
+    t.seen.update(cards)
+
+
+def settle(t: Table) -> int:
+    """The end of a hand where chips are played: when someone went out, the others pay for
+    the cards they have left and the winner takes the pot. Returns the pot won (0 if none)."""
+    if t.winner is None or t.stacks is None:
+        return 0
+    value = chip_value(t.options)
+    for k in range(1, t.n):
+        seat = (t.winner + k) % t.n
+        hand = t.hands[seat]
+        if not len(hand):
+            continue
+        chips = hand_value(t, seat, value)
+        if chips is None:
+            t.mark_unchecked(Unchecked.CARDS_LEFT, seat)
+            chips = hand_value(t, seat, value, lower_bound=True)
+            assert chips is not None
+        _pay(t, seat, chips, "KC404", f"{t.names[seat]} has {plural(len(hand), 'card')} left: "
+                                      f"pays {plural(chips, 'chip')}", None)
+    won = t.pot
+    t.stacks[t.winner] += won
+    t.pot = 0
+    return won

@@ -1,0 +1,89 @@
+"""Which plays the piles allow: cards from hand and pile moves, ignoring the turn's phase.
+
+These are the pile rules of RULES.md in one place. The engine judges a single action with
+:func:`fits` directly; the generators here are for bots, for "could the player have played",
+and for explaining an illegal action ("it fits on 9C at W").
+"""
+
+from __future__ import annotations
+
+from .cards import CORNERS, DECK, FOUNDATIONS, Card, Pile, Rank, Suit
+from .events import MovePile, PlayCard
+from .table import Table
+
+PILES: tuple[Pile, ...] = (*FOUNDATIONS, *CORNERS)
+CORNER_SET: frozenset[Pile] = frozenset(CORNERS)
+KING = Rank.K
+_H, _D = Suit.H, Suit.D
+_DECK_ORDER: dict[Card, int] = {c: i for i, c in enumerate(DECK)}
+
+
+def in_order(cards: set[Card] | frozenset[Card]) -> list[Card]:
+    """``cards`` in deck order (suits S H D C, Ace to King): set order depends on the hash
+    seed, and bots must be reproducible."""
+    return sorted(cards, key=_DECK_ORDER.__getitem__)
+
+
+def is_red(card: Card) -> bool:
+    suit = card.suit
+    return suit is _H or suit is _D
+
+
+def fits(card: Card, top: Card) -> bool:
+    """True when ``card`` may go on ``top``: one rank lower and the opposite colour."""
+    if card.rank != top.rank - 1:
+        return False
+    s, u = card.suit, top.suit
+    return (s is _H or s is _D) is not (u is _H or u is _D)
+
+
+def may_place(t: Table, card: Card, pile: Pile) -> bool:
+    """True when the pile rules let ``card`` go on ``pile`` now."""
+    cards = t.piles[pile]
+    if cards:
+        return fits(card, cards[-1])
+    return card.rank == KING or pile not in CORNER_SET
+
+
+def may_move(t: Table, source: Pile, target: Pile) -> bool:
+    """True when the pile rules let the whole pile ``source`` move onto ``target`` now."""
+    if source in CORNER_SET or source is target:
+        return False
+    src = t.piles[source]
+    if not src:
+        return False
+    dst = t.piles[target]
+    if dst:
+        return fits(src[0], dst[-1])
+    return target in CORNER_SET and src[0].rank == KING
+
+
+def card_targets(t: Table, card: Card) -> list[Pile]:
+    """Every pile ``card`` may go on now, in table order (N E S W NE NW SE SW)."""
+    return [p for p in PILES if may_place(t, card, p)]
+
+
+def card_plays(t: Table, cards: set[Card] | None = None) -> list[PlayCard]:
+    """Every card play the piles allow for ``cards`` (default: the known cards of the player
+    whose turn it is), sorted for a stable order."""
+    held = t.hand.known if cards is None else cards
+    return [PlayCard(c, p) for c in in_order(held) for p in PILES if may_place(t, c, p)]
+
+
+def pile_moves(t: Table) -> list[MovePile]:
+    """Every pile move the piles allow now."""
+    return [MovePile(s, d) for s in FOUNDATIONS for d in PILES if may_move(t, s, d)]
+
+
+def first_play(t: Table) -> PlayCard | MovePile | None:
+    """A play the player whose turn it is could make now with the cards known to be held
+    (a card from hand or a pile move), or ``None``."""
+    for c in in_order(t.hand.known):
+        for p in PILES:
+            if may_place(t, c, p):
+                return PlayCard(c, p)
+    for s in FOUNDATIONS:
+        for d in PILES:
+            if may_move(t, s, d):
+                return MovePile(s, d)
+    return None

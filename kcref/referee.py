@@ -1,0 +1,266 @@
+"""Replay the hands of a log and judge every line: the referee.
+
+Rule errors become error diagnostics at the offending action; penalties become info
+diagnostics; after a hand's first rule error its remaining lines are not judged (the table
+is no longer reliable) and checking resumes at the next hand.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Mapping
+
+from .cards import Card, Pile
+from .diagnostics import Diagnostic, diagnostic
+from .engine import (
+    apply,
+    begin_turn,
+    declare_blocked,
+    end_turn,
+    reveal,
+    settle,
+    start_hand,
+)
+from .events import Blocked, Deal, Layout, Reveal, Span, Turn
+from .hands import HandRecord
+from .judge import IllegalAction, names_list
+from .moves import in_order
+from .options import Scoring
+from .points import CARD_POINTS, CardValue, hand_value
+from .table import Table, Unchecked
+from .verdict import HandVerdict, Penalty
+
+
+class _Replay:
+    """The replay of one hand: the table, and the diagnostics found so far."""
+
+    def __init__(self, record: HandRecord) -> None:
+        self.record = record
+        self.diagnostics: list[Diagnostic] = []
+        self.penalties: list[Penalty] = []
+        self.table: Table | None = None
+        self.noted = 0
+        self.stopped = False
+        self.ended_by: str = ""
+        """Why no turn may come now although the table may not know it (a blocked or reveal line)."""
+        self.out_at: Span | None = None
+        self.actions = 0
+        self.seats: dict[str, int] = {}
+
+    # --- reporting ---------------------------------------------------------------------------
+
+    def _report(self, span: Span, col: int, code: str, message: str) -> None:
+        path = span.path or self.record.path
+        self.diagnostics.append(diagnostic(path, span.line, col, code, message))
+
+    def _fail(self, span: Span, col: int, err: IllegalAction) -> None:
+        self._report(span, col, err.code, err.message)
+        self.stopped = True
+
+    def _drain_notes(self, span: Span, cols: tuple[int, ...], default: Span) -> None:
+        """Report the engine's new notes (penalties, debts) at the actions they name."""
+        t = self.table
+        assert t is not None
+        for note in t.notes[self.noted:]:
+            if note.step is None:
+                where, col = default, default.col
+            else:
+                where = span
+                col = cols[note.step] if 0 <= note.step < len(cols) else span.col
+            self._report(where, col, note.code, note.message)
+            if note.code.startswith("KC4"):
+                self.penalties.append(Penalty(note.seat, note.chips, note.code,
+                                              Span(where.path or self.record.path, where.line, col)))
+        self.noted = len(t.notes)
+
+    # --- the events --------------------------------------------------------------------------
+
+    def start(self, stacks: Mapping[str, int] | None, pot: int) -> None:
+        rec = self.record
+        deals: dict[int, tuple[Card, ...]] = {}
+        layout: Layout | None = None
+        for ev in rec.events:
+            if type(ev) is Deal:
+                deals[self._seat(ev.player)] = ev.cards
+            elif type(ev) is Layout:
+                layout = ev
+                break
+        if layout is None:
+            raise ValueError(f"hand {rec.index} of {rec.path} has no layout: set-up checks should refuse it")
+        seat_stacks = None
+        if stacks is not None and rec.options.scoring is Scoring.CHIP_STACKS:
+            seat_stacks = [stacks.get(name, rec.options.stack) for name in rec.players]
+        piles: tuple[tuple[Pile, Card], ...] = layout.piles
+        try:
+            self.table = start_hand(rec.options, rec.players, rec.dealer, deals, piles,
+                                    stacks=seat_stacks, pot=pot)
+        except IllegalAction as e:
+            col = layout.cols[e.step] if e.step is not None and e.step < len(layout.cols) else layout.span.col
+            self._fail(layout.span, col, e)
+            return
+        self._drain_notes(rec.start.span, (), rec.start.span)
+
+    def _seat(self, ref: str) -> int:
+        seat = self.seats.get(ref)
+        if seat is None:
+            found = self.record.seat(ref)
+            assert found is not None, f"unresolved player {ref!r}: set-up checks should refuse it"
+            seat = self.seats[ref] = found
+        return seat
+
+    def turn(self, ev: Turn) -> None:
+        t = self.table
+        assert t is not None
+        seat = self._seat(ev.player)
+        if self.ended_by and not t.over:
+            self._fail(ev.span, ev.span.col, IllegalAction("KC320", f"no turn may follow {self.ended_by}"))
+            return
+        try:
+            begin_turn(t, seat)
+            for action in ev.actions:
+                apply(t, action)
+            self.actions += len(ev.actions)
+            end_turn(t)
+        except IllegalAction as e:
+            # The engine counts the turn's actions as it accepts them: t.step is the refused one.
+            self.actions += t.step
+            step = t.step if e.step is None else e.step
+            col = ev.cols[step] if 0 <= step < len(ev.cols) else ev.span.col
+            self._drain_notes(ev.span, ev.cols, ev.span)
+            self._fail(ev.span, col, e)
+            return
+        if t.winner is not None and self.out_at is None:
+            step = t.out_step
+            self.out_at = Span(ev.span.path, ev.span.line,
+                               ev.cols[step] if 0 <= step < len(ev.cols) else ev.span.col)
+        if len(t.notes) != self.noted:
+            self._drain_notes(ev.span, ev.cols, ev.span)
+
+    def blocked(self, ev: Blocked) -> None:
+        t = self.table
+        assert t is not None
+        if self.ended_by:
+            self._fail(ev.span, ev.span.col, IllegalAction("KC320", f"the hand is already over: "
+                                                                    f"{self.ended_by} came before"))
+            return
+        try:
+            declare_blocked(t)
+        except IllegalAction as e:
+            self._fail(ev.span, ev.span.col, e)
+            return
+        self.ended_by = f"the blocked line (line {ev.span.line})"
+
+    def reveal(self, ev: Reveal) -> None:
+        t = self.table
+        assert t is not None
+        seat = self._seat(ev.player)
+        try:
+            reveal(t, seat, ev.cards)
+        except IllegalAction as e:
+            col = ev.cols[e.step] if e.step is not None and e.step < len(ev.cols) else ev.span.col
+            self._fail(ev.span, col, e)
+            return
+        if not self.ended_by:
+            self.ended_by = f"a reveal (line {ev.span.line})"
+
+    # --- the end -----------------------------------------------------------------------------
+
+    def finish(self, stacks_start: tuple[int, ...] | None, pot_start: int) -> HandVerdict:
+        rec = self.record
+        t = self.table
+        pot = 0
+        points: tuple[int | None, ...] | None = None
+        if t is not None:
+            pot = t.pot
+            if not self.stopped:
+                if not t.over:
+                    self._report(rec.start.span, rec.start.span.col, "KC501",
+                                 "the hand stops before anyone goes out, and it is not blocked")
+                pot = settle(t) if t.winner is not None else t.pot
+                self._drain_notes(rec.start.span, (), self.out_at or rec.start.span)
+            value = CARD_POINTS.get(rec.options.scoring)
+            if value is not None and not self.stopped:
+                points = tuple(self._points(t, seat, value) for seat in range(t.n))
+            if t.unchecked:
+                self._report(rec.start.span, rec.start.span.col, "KC502", _unchecked_message(t))
+        self.diagnostics.sort(key=lambda d: (d.line, d.column))
+        return HandVerdict(
+            path=rec.path, index=rec.index, number=rec.number, players=rec.players,
+            dealer=rec.dealer, rules=rec.rules, options=rec.options,
+            valid=t is not None and not self.stopped,
+            winner=t.winner if t is not None else None,
+            blocked=t.blocked if t is not None else False,
+            cards_left=_cards_left(t) if t is not None else (),
+            points=points,
+            stacks_start=stacks_start,
+            stacks_end=tuple(t.stacks) if t is not None and t.stacks is not None else None,
+            ante=t.ante if t is not None else 0,
+            pot_start=pot_start, pot=pot, pot_left=t.pot if t is not None else pot_start,
+            penalties=tuple(self.penalties), diagnostics=tuple(self.diagnostics),
+            actions=self.actions,
+        )
+
+    @staticmethod
+    def _points(t: Table, seat: int, value: CardValue) -> int | None:
+        pts = hand_value(t, seat, value)
+        if pts is None:
+            t.mark_unchecked(Unchecked.CARDS_LEFT, seat)
+        return pts
+
+
+def _cards_left(t: Table) -> tuple[tuple[Card, ...] | int, ...]:
+    return tuple(tuple(in_order(h.known)) if h.fully_known else len(h) for h in t.hands)
+
+
+def _unchecked_message(t: Table) -> str:
+    parts = [what.value.format(who=names_list([t.names[s] for s in sorted(t.unchecked[what])]))
+             for what in Unchecked if t.unchecked.get(what)]
+    return "not checked, as some cards are unknown: " + "; ".join(parts)
+
+
+def referee_hand(record: HandRecord, stacks: Mapping[str, int] | None = None, pot: int = 0) -> HandVerdict:
+    """Replay one hand and judge it.
+
+    ``stacks`` (by player name) and ``pot`` carry chips in from earlier hands where stacks are
+    kept between hands (scoring ``stacks``; a name not in ``stacks`` starts with the ``Stack``
+    option); under scoring ``chips`` the chips are shared out afresh each hand and both are
+    ignored. A record whose set-up is invalid gets a verdict with ``valid`` false and no
+    diagnostics of its own.
+    """
+    replay = _Replay(record)
+    if not record.valid:
+        return replay.finish(None, pot)
+    keeps = record.options.scoring is Scoring.CHIP_STACKS
+    replay.start(stacks, pot if keeps else 0)
+    t = replay.table
+    stacks_start = None
+    if t is not None and t.stacks is not None:
+        stacks_start = tuple(s + t.ante for s in t.stacks)
+    pot_start = pot if keeps and t is not None and t.stacks is not None else 0
+    if t is not None and not replay.stopped:
+        for ev in record.events:
+            if isinstance(ev, Turn):
+                replay.turn(ev)
+            elif isinstance(ev, Blocked):
+                replay.blocked(ev)
+            elif isinstance(ev, Reveal):
+                replay.reveal(ev)
+            else:
+                continue
+            if replay.stopped:
+                break
+    return replay.finish(stacks_start, pot_start)
+
+
+def referee_hands(records: Iterable[HandRecord]) -> Iterator[HandVerdict]:
+    """Judge hands in order, carrying chip stacks (and a pot nobody won) from hand to hand
+    while the scoring is ``stacks``. A hand with a rule error is void for the chips carried."""
+    stacks: dict[str, int] = {}
+    pot = 0
+    for record in records:
+        if record.options.scoring is not Scoring.CHIP_STACKS:
+            stacks, pot = {}, 0
+        verdict = referee_hand(record, stacks, pot)
+        if verdict.valid and verdict.stacks_end is not None:
+            stacks.update(verdict.stacks_by_name())
+            pot = verdict.pot_left
+        yield verdict

@@ -1,0 +1,231 @@
+"""The table as it stands during a hand: the one mutable object of the engine.
+
+Only the engine (``kcref.engine``) changes a :class:`Table`; everything else reads it. A hand
+may be fully known (every deal and drawn card written) or partly known: each player's hand is
+a set of known cards plus a count of unknown ones, and ``seen`` holds every card whose place
+is known, so that a card played from an unknown hand can still be checked against it.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Sequence
+from typing import NamedTuple
+
+from .cards import CORNERS, DECK, FOUNDATIONS, Card, Pile
+from .options import Options
+from .policy import Policy, policy_for
+
+
+class Unchecked(enum.Enum):
+    """A check the referee had to skip because some cards were unknown."""
+
+    HELD = "which cards {who} held"
+    DEALT_KINGS = "forced Kings in the deal of {who}"
+    DRAWN_KINGS = "whether a card {who} drew unseen was a King to place at once"
+    STUCK = "whether {who} could still play when drawing or not drawing"
+    CARDS_LEFT = "the value of the cards {who} had left (no reveal)"
+
+
+class Note(NamedTuple):
+    """Something the engine reports without refusing the action: a penalty paid, or a debt.
+
+    ``step`` is the index of the action within the current turn that caused it (-1: the turn
+    as a whole; ``None``: the hand as a whole, e.g. the ante or the end of the hand).
+    """
+
+    code: str
+    seat: int
+    chips: int
+    message: str
+    step: int | None
+
+
+class Hand:
+    """One player's cards: the known ones and how many unknown ones."""
+
+    __slots__ = ("known", "unknown")
+
+    def __init__(self, known: set[Card] | None = None, unknown: int = 0) -> None:
+        self.known: set[Card] = known if known is not None else set()
+        self.unknown = unknown
+
+    def __len__(self) -> int:
+        return len(self.known) + self.unknown
+
+    @property
+    def fully_known(self) -> bool:
+        return self.unknown == 0
+
+    def copy(self) -> Hand:
+        return Hand(set(self.known), self.unknown)
+
+    def __repr__(self) -> str:
+        cards = " ".join(sorted(str(c) for c in self.known))
+        return f"Hand({cards}{' +' + str(self.unknown) + '?' if self.unknown else ''})"
+
+
+class Table:
+    """The state of one hand: piles, hands, stock, turn, chips.
+
+    Piles are lists with the bottom card first. ``deck`` is the stock's order (top card last)
+    when it is known, as in self-play; a refereed log leaves it ``None`` and only counts.
+    """
+
+    __slots__ = (
+        "ante",
+        "blocked",
+        "closed",
+        "dealer",
+        "dealt_kings",
+        "debtors",
+        "deck",
+        "draw_step",
+        "drawn",
+        "hands",
+        "idle",
+        "kings_judged",
+        "maybe_king",
+        "n",
+        "names",
+        "notes",
+        "options",
+        "out_step",
+        "pending_king",
+        "piles",
+        "player",
+        "plays",
+        "policy",
+        "pot",
+        "removed",
+        "seen",
+        "stacks",
+        "started_empty",
+        "step",
+        "stock",
+        "turns",
+        "unchecked",
+        "winner",
+    )
+
+    def __init__(self, options: Options, names: Sequence[str], dealer: int) -> None:
+        self.options = options
+        self.policy: Policy = policy_for(options)
+        self.names: tuple[str, ...] = tuple(names)
+        self.n = len(self.names)
+        self.dealer = dealer
+        self.piles: dict[Pile, list[Card]] = {p: [] for p in (*FOUNDATIONS, *CORNERS)}
+        self.hands: list[Hand] = [Hand() for _ in range(self.n)]
+        self.stock = 0
+        self.deck: list[Card] | None = None
+        self.seen: set[Card] = set()
+        self.removed: list[tuple[Card, ...]] = []
+        """Completed piles cleared from the table (option ``CompletedPiles "remove"``)."""
+        self.dealt_kings: list[frozenset[Card] | None] = [None] * self.n
+        """The Kings each player was dealt; ``None`` where the deal is unknown."""
+        self.kings_judged: list[bool] = [False] * self.n
+        # --- the turn in progress
+        self.player = (dealer + 1) % self.n
+        self.step = 0
+        """Actions taken so far this turn."""
+        self.drawn = False
+        self.draw_step = -1
+        self.plays = 0
+        self.closed = ""
+        """When nothing more may happen this turn, the code that says why (KC311 after the draw
+        at the end of the turn, KC327 after placing a drawn King, KC322 after a pass, KC319
+        after going out); empty while the turn is open."""
+        self.pending_king: Card | None = None
+        """A drawn King that the next action must place in an empty corner."""
+        self.maybe_king = False
+        """The card just drawn is unknown and might be such a King."""
+        self.started_empty = False
+        self.idle = 0
+        """Turns in a row that started with the stock empty and made no play."""
+        self.turns = 0
+        # --- the end of the hand
+        self.winner: int | None = None
+        self.blocked = False
+        self.out_step = -1
+        # --- chips
+        self.stacks: list[int] | None = None
+        self.pot = 0
+        self.ante = 0
+        self.notes: list[Note] = []
+        self.debtors: set[int] = set()
+        self.unchecked: dict[Unchecked, set[int]] = {}
+
+    # --- reading the table -----------------------------------------------------------------
+
+    @property
+    def over(self) -> bool:
+        """True once someone has gone out or the hand is blocked."""
+        return self.winner is not None or self.blocked
+
+    @property
+    def name(self) -> str:
+        """The name of the player whose turn it is."""
+        return self.names[self.player]
+
+    @property
+    def hand(self) -> Hand:
+        """The hand of the player whose turn it is."""
+        return self.hands[self.player]
+
+    @property
+    def full_information(self) -> bool:
+        """True when every card in every hand is known."""
+        return all(h.unknown == 0 for h in self.hands)
+
+    @property
+    def chips_played(self) -> bool:
+        return self.stacks is not None
+
+    @property
+    def last_step(self) -> int:
+        """The index of the turn's latest action (-1 before the first)."""
+        return self.step - 1
+
+    def top(self, pile: Pile) -> Card | None:
+        cards = self.piles[pile]
+        return cards[-1] if cards else None
+
+    def bottom(self, pile: Pile) -> Card | None:
+        cards = self.piles[pile]
+        return cards[0] if cards else None
+
+    def unseen(self) -> set[Card]:
+        """Cards whose place is unknown: in the stock or among unknown cards in hands."""
+        return set(DECK) - self.seen
+
+    def card_count(self) -> int:
+        """Cards on the table, in hands, in the stock and removed: always 52."""
+        return (sum(len(p) for p in self.piles.values()) + sum(len(h) for h in self.hands)
+                + self.stock + sum(len(p) for p in self.removed))
+
+    def mark_unchecked(self, what: Unchecked, seat: int) -> None:
+        self.unchecked.setdefault(what, set()).add(seat)
+
+    # --- copying -----------------------------------------------------------------------------
+
+    def copy(self) -> Table:
+        """An independent copy (for bots that look ahead)."""
+        t = Table.__new__(Table)
+        for slot in Table.__slots__:
+            setattr(t, slot, getattr(self, slot))
+        t.piles = {p: list(c) for p, c in self.piles.items()}
+        t.hands = [h.copy() for h in self.hands]
+        t.deck = list(self.deck) if self.deck is not None else None
+        t.seen = set(self.seen)
+        t.removed = list(self.removed)
+        t.dealt_kings = list(self.dealt_kings)
+        t.kings_judged = list(self.kings_judged)
+        t.stacks = list(self.stacks) if self.stacks is not None else None
+        t.notes = list(self.notes)
+        t.debtors = set(self.debtors)
+        t.unchecked = {k: set(v) for k, v in self.unchecked.items()}
+        return t
+
+    def __repr__(self) -> str:
+        piles = " ".join(f"{p}:{'/'.join(map(str, c))}" for p, c in self.piles.items() if c)
+        return f"Table({piles} stock={self.stock} player={self.name} hands={self.hands})"
