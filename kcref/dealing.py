@@ -35,10 +35,21 @@ class Dealt(NamedTuple):
 
 
 def shuffled_deck(rng: random.Random) -> list[Card]:
-    """The 52 cards in an order drawn from ``rng`` (same seed, same order, on any machine)."""
+    """The 52 cards in an order drawn from ``rng`` (same seed, same order, on any machine).
+
+    A Fisher-Yates shuffle driven only by ``rng.random()``, the one method whose sequence
+    Python promises to keep across versions (``shuffle`` and ``randrange`` may change).
+    """
     deck = list(DECK)
-    rng.shuffle(deck)
+    for i in range(len(deck) - 1, 0, -1):
+        j = pick(rng, i + 1)
+        deck[i], deck[j] = deck[j], deck[i]
     return deck
+
+
+def pick(rng: random.Random, n: int) -> int:
+    """A number in ``range(n)`` from ``rng.random()`` alone (reproducible on any Python)."""
+    return min(int(rng.random() * n), n - 1)
 
 
 def deal_from_deck(options: Options, names: Sequence[str], dealer: int, deck: Sequence[Card], *,

@@ -1,0 +1,166 @@
+"""Self-play: bots that play whole hands through the engine, and the full logs they write.
+
+Every choice is drawn from one seeded ``random.Random`` through ``random()`` alone, and legal
+actions come in a sorted order, so the same seed gives the same log on any machine and any
+Python version.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import replace
+from typing import NamedTuple, Protocol
+
+from .dealing import deal_from_deck, pick, shuffled_deck
+from .engine import apply, can_end_turn, end_turn, legal_actions, settle
+from .events import PASS, Action, Blocked, Deal, Draw, Event, HandStart, Layout, MovePile, PlayCard, Tag, Turn
+from .options import OPTION_TAGS_BY_NAME, PRESETS_BY_NAME, Options, Scoring, preset, with_scoring
+from .cards import Card
+from .table import Table
+from .writer import DEFAULT_STYLE, Style, event_text
+
+NAMES = ("Ann", "Bob", "Cy", "Dee", "Eve", "Fay")
+MAX_TURNS = 2000
+"""A hand longer than this is cut off (it cannot happen by the rules; a guard against bot bugs)."""
+
+
+class Bot(Protocol):
+    """Chooses the next action of the player whose turn it is, or None to end the turn."""
+
+    def choose(self, t: Table, legal: Sequence[Action], can_end: bool, rng: random.Random) -> Action | None: ...
+
+
+class RandomBot:
+    """Legal actions at random; sometimes stops early, and mostly draws rather than skip it."""
+
+    def __init__(self, stop: float = 0.15) -> None:
+        self.stop = stop
+
+    def choose(self, t: Table, legal: Sequence[Action], can_end: bool, rng: random.Random) -> Action | None:
+        if can_end and (not legal or rng.random() < self.stop):
+            draws = [a for a in legal if isinstance(a, Draw)]
+            if draws and rng.random() < 0.9:
+                return draws[0]
+            return None
+        return legal[pick(rng, len(legal))] if legal else None
+
+
+class GreedyBot:
+    """Plays as many cards as it can: Kings to corners first, then any card that fits, then a pile
+    move that the rules allow, then the draw; ends the turn when nothing is left."""
+
+    def choose(self, t: Table, legal: Sequence[Action], can_end: bool, rng: random.Random) -> Action | None:
+        plays = [a for a in legal if isinstance(a, PlayCard)]
+        kings = [a for a in plays if a.card.is_king]
+        if kings:
+            return kings[0]
+        if plays:
+            return plays[pick(rng, len(plays))]
+        moves = [a for a in legal if isinstance(a, MovePile)]
+        if moves:
+            return moves[pick(rng, len(moves))]
+        draws = [a for a in legal if isinstance(a, Draw)]
+        if draws:
+            return draws[0]
+        if can_end:
+            return None
+        return legal[0] if legal else None
+
+
+BOTS: Mapping[str, Bot] = {"random": RandomBot(), "greedy": GreedyBot()}
+
+
+def play_turn(t: Table, bot: Bot, rng: random.Random) -> list[Action]:
+    """Play one turn for the player whose turn it is; return its actions (``pass`` if none)."""
+    actions: list[Action] = []
+    while not t.over:
+        legal = legal_actions(t)
+        action = bot.choose(t, legal, can_end_turn(t), rng)
+        if action is None:
+            break
+        apply(t, action)
+        actions.append(action)
+    if not actions:
+        apply(t, PASS)
+        actions.append(PASS)
+    return actions
+
+
+class PlayedHand(NamedTuple):
+    """A hand played out: its events after the ``hand`` line, and the table at the end."""
+
+    events: list[Event]
+    table: Table
+
+
+def play_hand(options: Options, names: Sequence[str], dealer: int, bot: Bot, rng: random.Random, *,
+              deck: Sequence[Card] | None = None, stacks: Sequence[int] | None = None,
+              pot: int = 0) -> PlayedHand:
+    """Deal (from ``deck``, or a deck shuffled by ``rng``) and play one whole hand."""
+    dealt = deal_from_deck(options, names, dealer, deck or shuffled_deck(rng), stacks=stacks, pot=pot)
+    t = dealt.table
+    events: list[Event] = [*(Deal(names[s], cards) for s, cards in enumerate(dealt.deals)), Layout(dealt.layout)]
+    while not t.over and t.turns < MAX_TURNS:
+        seat = t.player
+        actions = play_turn(t, bot, rng)
+        end_turn(t)
+        events.append(Turn(names[seat], tuple(actions), comment="# out" if t.winner == seat else ""))
+    if t.blocked:
+        events.append(Blocked())
+    settle(t)
+    return PlayedHand(events, t)
+
+
+def resolve_options(rules: str, overrides: Mapping[str, str]) -> Options:
+    """The options of a preset with option tags applied, as a log's tags would set them.
+
+    Raises ``ValueError`` naming the bad preset, tag or value.
+    """
+    if rules.lower() not in PRESETS_BY_NAME:
+        raise ValueError(f"unknown preset '{rules}': expected one of {', '.join(PRESETS_BY_NAME)}")
+    opts = preset(rules)
+    items = sorted(overrides.items(), key=lambda kv: kv[0].lower() != "scoring")  # scoring first
+    for tag, value in items:
+        spec = OPTION_TAGS_BY_NAME.get(tag.lower())
+        if spec is None:
+            raise ValueError(f"unknown option '{tag}'")
+        parsed = spec.parse(value)
+        if spec.field == "scoring":
+            assert isinstance(parsed, Scoring)
+            opts = with_scoring(opts, parsed)
+        else:
+            opts = replace(opts, **{spec.field: parsed})
+    return opts
+
+
+def play_log(players: int | Sequence[str], rules: str = "classic", overrides: Mapping[str, str] | None = None,
+             seed: int = 0, hands: int = 1, bot: str = "greedy", style: Style = DEFAULT_STYLE) -> Iterator[str]:
+    """The lines (each ending in a newline) of a complete, full-information log of self-play.
+
+    ``players`` is a count (names Ann, Bob, ...) or the names themselves.
+    """
+    names = tuple(NAMES[:players]) if isinstance(players, int) else tuple(players)
+    if not 2 <= len(names) <= 6:
+        raise ValueError("Kings in the Corner takes 2 to 6 players")
+    overrides = dict(overrides or {})
+    options = resolve_options(rules, overrides)
+    rng = random.Random(seed)
+    chosen = BOTS[bot]
+    header: list[Event] = [Tag("Players", ", ".join(names)), Tag("Rules", rules.lower()),
+                           *(Tag(OPTION_TAGS_BY_NAME[k.lower()].tag, v) for k, v in overrides.items())]
+    for event in header:
+        yield event_text(event, style) + "\n"
+    dealer = len(names) - 1
+    stacks: list[int] | None = None
+    pot = 0
+    for number in range(1, hands + 1):
+        yield "\n" + event_text(HandStart(number, names[dealer]), style) + "\n"
+        keep = options.scoring is Scoring.CHIP_STACKS
+        played = play_hand(options, names, dealer, chosen, rng,
+                           stacks=stacks if keep else None, pot=pot if keep else 0)
+        for event in played.events:
+            yield event_text(event, style) + "\n"
+        if keep and played.table.stacks is not None:
+            stacks, pot = list(played.table.stacks), played.table.pot
+        dealer = (dealer + 1) % len(names)

@@ -1,0 +1,42 @@
+"""Self-play logs: reproducible from a seed, and clean under `kcref check` for every preset and bot."""
+
+from __future__ import annotations
+
+import pytest
+
+from kcref.check import check_text
+from kcref.codes import Severity
+from kcref.play import BOTS, play_log, resolve_options
+from kcref.options import PRESETS_BY_NAME
+
+
+@pytest.mark.parametrize("rules", sorted(PRESETS_BY_NAME))
+@pytest.mark.parametrize("bot", sorted(BOTS))
+def test_self_play_checks_clean(rules: str, bot: str) -> None:
+    text = "".join(play_log(4, rules, seed=7, hands=3, bot=bot))
+    report = check_text(text, "play.log")
+    assert [d for d in report.diagnostics if d.severity is not Severity.INFO] == []
+    assert len(report.hands) == 3 and all(h.valid and h.finished for h in report.hands)
+
+
+def test_same_seed_same_log() -> None:
+    a = "".join(play_log(3, "commercial", seed=42, hands=2))
+    assert a == "".join(play_log(3, "commercial", seed=42, hands=2))
+    assert a != "".join(play_log(3, "commercial", seed=43, hands=2))
+
+
+def test_option_overrides_are_written_and_applied() -> None:
+    text = "".join(play_log(2, "classic", {"Draw": "start", "Scoring": "penalty"}, seed=1, hands=2))
+    assert '[Draw "start"]' in text and '[Scoring "penalty"]' in text
+    report = check_text(text, "play.log")
+    assert not any(d.is_error for d in report.diagnostics)
+    assert all(h.points is not None for h in report.hands)
+
+
+def test_bad_options_are_refused() -> None:
+    with pytest.raises(ValueError, match="unknown preset"):
+        resolve_options("poker", {})
+    with pytest.raises(ValueError, match="unknown option"):
+        resolve_options("classic", {"Jokers": "yes"})
+    with pytest.raises(ValueError, match="expected one of"):
+        resolve_options("classic", {"Draw": "never"})
