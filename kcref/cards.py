@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import enum
+import functools
 from typing import NamedTuple
 
 
@@ -135,6 +136,7 @@ SUIT_SPELLINGS: dict[str, Suit] = {
 VARIATION_SELECTOR = "\ufe0f"
 
 
+@functools.lru_cache(maxsize=4096)
 def parse_card(text: str) -> Card:
     """Read a card written as in a log (``8H``, ``10h``, ``TH``, ``K♠``, ``q♦️``).
 
@@ -150,6 +152,7 @@ def parse_card(text: str) -> Card:
     return Card(rank, suit)
 
 
+@functools.lru_cache(maxsize=256)
 def parse_pile(text: str) -> Pile:
     """Read a pile name (any case). Raises ``ValueError`` for anything else."""
     try:

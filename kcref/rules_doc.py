@@ -45,3 +45,15 @@ def preset_detail(name: str) -> str:
     rows = [[t.tag, values[t.field], t.description] for t in OPTION_TAGS]
     return (f"{p.name}: {p.summary}\nFrom {p.source}.\n\n"
             f"{tabulate(rows, ['tag', 'value', 'meaning'], tablefmt='simple')}\n")
+
+
+def options_markdown() -> str:
+    """The options table as Markdown, as it stands in ``docs/rules.md`` (a test keeps them equal)."""
+    per_preset = {p.name: _defaults(p.options) for p in PRESETS}
+    head = ["tag", "values", *(p.name for p in PRESETS), "seeds", "meaning"]
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for t in OPTION_TAGS:
+        cells = [f"`{t.tag}`", t.values.replace("|", "\\|"),
+                 *(per_preset[p.name][t.field] for p in PRESETS), t.source, t.description]
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n"

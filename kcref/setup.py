@@ -29,21 +29,22 @@ def _problems(record: HandRecord, previous_number: int | None) -> Iterator[Diagn
                          f"hand {start.number} follows hand {previous_number}; expected hand {previous_number + 1}")
     if not record.players:
         return  # KC201/KC202.. already said why; nothing here can be resolved
-    seen: dict[Card, tuple[int | None, str, Span]] = {}
+    # card -> (seat or None, how it was first seen, line); the words are built only for a message
+    seen: dict[Card, tuple[int | None, str, int]] = {}
     dealt: dict[int, Span] = {}
     layouts = 0
     turned = False
 
-    def see(card: Card, seat: int | None, what: str, span: Span, reveal: bool = False) -> Iterator[Diagnostic]:
+    def see(card: Card, seat: int | None, what: str, line: int, col: int, reveal: bool = False) -> Diagnostic | None:
         first = seen.get(card)
         if first is None:
-            seen[card] = (seat, what, span)
-            return
+            seen[card] = (seat, what, line)
+            return None
         # A reveal shows cards its player still holds: some may be ones they were dealt or drew.
         if reveal and first[0] == seat:
-            return
-        yield diagnostic(span.path, span.line, span.col, "KC210",
-                         f"{card} appears twice in this hand: it was already {first[1]} at line {first[2].line}")
+            return None
+        return diagnostic(path, line, col, "KC210",
+                          f"{card} appears twice in this hand: it was already {first[1]} at line {first[2]}")
 
     for event in record.events:
         at = event.span
@@ -65,8 +66,10 @@ def _problems(record: HandRecord, previous_number: int | None) -> Iterator[Diagn
                 col = event.cols[DEAL_SIZE] if len(event.cards) > DEAL_SIZE else at.col
                 yield diagnostic(path, at.line, col, "KC208",
                                  f"{who} is dealt {len(event.cards)} cards; a deal is exactly {DEAL_SIZE}")
+            what = f"dealt to {who}"
             for card, col in zip(event.cards, event.cols or [at.col] * len(event.cards)):
-                yield from see(card, seat, f"dealt to {who}", Span(path, at.line, col))
+                if (d := see(card, seat, what, at.line, col)) is not None:
+                    yield d
         elif isinstance(event, Layout):
             if turned:
                 yield diagnostic(path, at.line, at.col, "KC213", "the layout cannot follow the hand's first turn")
@@ -82,18 +85,21 @@ def _problems(record: HandRecord, previous_number: int | None) -> Iterator[Diagn
                 yield diagnostic(path, at.line, at.col, "KC211",
                                  f"the layout must name N, E, S and W once each ({'; '.join(parts)})")
             for (pile, card), col in zip(event.piles, event.cols or [at.col] * len(event.piles)):
-                yield from see(card, None, f"in the layout at {pile}", Span(path, at.line, col))
+                if (d := see(card, None, f"in the layout at {pile}", at.line, col)) is not None:
+                    yield d
         elif isinstance(event, Turn):
             if not turned and layouts == 0:
                 yield diagnostic(path, at.line, at.col, "KC212", "a turn before the hand's layout: "
                                  "write 'layout N:CARD E:CARD S:CARD W:CARD' first")
             turned = True
             for action, col in zip(event.actions, event.cols):
-                if isinstance(action, Draw) and action.card is not None:
-                    yield from see(action.card, seat, f"drawn by {who}", Span(path, at.line, col))
+                if type(action) is Draw and action.card is not None:
+                    if (d := see(action.card, seat, f"drawn by {who}", at.line, col)) is not None:
+                        yield d
         elif isinstance(event, Reveal):
             for card, col in zip(event.cards, event.cols or [at.col] * len(event.cards)):
-                yield from see(card, seat, f"revealed by {who}", Span(path, at.line, col), reveal=True)
+                if (d := see(card, seat, f"revealed by {who}", at.line, col, reveal=True)) is not None:
+                    yield d
         elif isinstance(event, Blocked):
             turned = True
     if layouts == 0 and not turned:

@@ -34,3 +34,12 @@ def test_every_code_is_exercised() -> None:
     assert not missing, f"codes never exercised by a test or expectation: {missing}"
     unknown = sorted(seen - set(BY_CODE))
     assert not unknown, f"expectations name codes that are not in the table: {unknown}"
+
+
+def test_rules_doc_has_the_options_table_exactly() -> None:
+    from kcref.rules_doc import options_markdown
+
+    text = (ROOT / "docs" / "rules.md").read_text(encoding="utf-8")
+    start = text.index("-->\n", text.index("<!-- options table")) + 4
+    end = text.index("<!-- end of options table -->")
+    assert text[start:end] == options_markdown()
