@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import difflib
 import re
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Iterable, Iterator
 
 from .diagnostics import Diagnostic, diagnostic
 from .events import TRIVIA, Event, HandStart, Span, Tag
 from .grammar import KEYWORDS, NAME_RE
-from .options import DEFAULT_PRESET, OPTION_TAGS_BY_NAME, PRESETS_BY_NAME, Options, preset, with_scoring
+from .options import DEFAULT_PRESET, OPTION_TAGS_BY_NAME, PRESETS_BY_NAME, Options, resolve
 from .reader import Item
 
 NAME = re.compile(NAME_RE)
@@ -88,19 +88,8 @@ class _Context:
         key = (self.rules, tuple((k, t.value) for k, t in self.overrides.items()))
         cached = self._options.get(key)
         if cached is None:
-            cached = self._options[key] = self._resolve()
+            cached = self._options[key] = resolve(self.rules, {k: t.value for k, t in self.overrides.items()})
         return cached
-
-    def _resolve(self) -> Options:
-        opts = preset(self.rules)
-        scoring = self.overrides.get("scoring")
-        if scoring is not None:
-            opts = with_scoring(opts, OPTION_TAGS_BY_NAME["scoring"].parse(scoring.value))  # type: ignore[arg-type]
-        for key, tag in self.overrides.items():
-            if key != "scoring":
-                spec = OPTION_TAGS_BY_NAME[key]
-                opts = replace(opts, **{spec.field: spec.parse(tag.value)})
-        return opts
 
 
 def split_players(value: str) -> list[str]:
@@ -218,10 +207,12 @@ def iter_hands(items: Iterable[Item], path: str) -> Iterator[HandRecord | Diagno
                 yield diagnostic(path, item.span.line, item.span.col, "KC201",
                                  "no Players tag before the first hand: write [Players \"Ann, Bob, ...\"] "
                                  "at the top of the log")
-            dealer = _dealer(item, players, dealer, path)
-            if isinstance(dealer, Diagnostic):
-                yield dealer
+            found = _dealer(item, players, dealer, path)
+            if isinstance(found, Diagnostic):
+                yield found
                 dealer, broken = None, True
+            else:
+                dealer = found
             record_ctx = (players, ctx.options(), ctx.rules, tuple(ctx.tags.values()))
         elif isinstance(item, TRIVIA):
             continue

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, fields, replace
-from typing import Callable, Mapping, NamedTuple
+from typing import Any, Callable, Mapping, NamedTuple
 
 
 class DrawTime(enum.Enum):
@@ -194,7 +194,29 @@ def preset(name: str) -> Options:
 
 def with_scoring(options: Options, scoring: Scoring) -> Options:
     """Switch the scoring system, taking that system's default target and chip amounts."""
-    changes: dict[str, object] = {"scoring": scoring, "target": DEFAULT_TARGET[scoring]}
+    changes: dict[str, Any] = {"scoring": scoring, "target": DEFAULT_TARGET[scoring]}
     if scoring is Scoring.CHIP_STACKS:
         changes["king_chips"] = 10
     return replace(options, **changes)
+
+
+def resolve(rules: str, tags: Mapping[str, str]) -> Options:
+    """The options of preset ``rules`` with option tags applied (``{"Draw": "start"}``; tag names
+    in any case). ``Scoring`` is applied first, so that a ``Target`` tag overrides its default.
+
+    Raises ``ValueError`` naming the unknown preset, the unknown option or the bad value.
+    """
+    if rules.strip().lower() not in PRESETS_BY_NAME:
+        raise ValueError(f"unknown preset '{rules}': expected one of {', '.join(PRESETS_BY_NAME)}")
+    opts = preset(rules)
+    changes: dict[str, Any] = {}
+    for tag, value in tags.items():
+        spec = OPTION_TAGS_BY_NAME.get(tag.lower())
+        if spec is None:
+            raise ValueError(f"unknown option '{tag}': expected one of {', '.join(t.tag for t in OPTION_TAGS)}")
+        parsed = spec.parse(value)
+        if isinstance(parsed, Scoring):
+            opts = with_scoring(opts, parsed)
+        else:
+            changes[spec.field] = parsed
+    return replace(opts, **changes)

@@ -9,13 +9,12 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import replace
 from typing import NamedTuple, Protocol
 
 from .dealing import deal_from_deck, pick, shuffled_deck
 from .engine import apply, can_end_turn, end_turn, legal_actions, settle
 from .events import PASS, Action, Blocked, Deal, Draw, Event, HandStart, Layout, MovePile, PlayCard, Tag, Turn
-from .options import OPTION_TAGS_BY_NAME, PRESETS_BY_NAME, Options, Scoring, preset, with_scoring
+from .options import OPTION_TAGS_BY_NAME, Options, Scoring, resolve
 from .cards import Card
 from .table import Table
 from .writer import DEFAULT_STYLE, Style, event_text
@@ -112,28 +111,6 @@ def play_hand(options: Options, names: Sequence[str], dealer: int, bot: Bot, rng
     return PlayedHand(events, t)
 
 
-def resolve_options(rules: str, overrides: Mapping[str, str]) -> Options:
-    """The options of a preset with option tags applied, as a log's tags would set them.
-
-    Raises ``ValueError`` naming the bad preset, tag or value.
-    """
-    if rules.lower() not in PRESETS_BY_NAME:
-        raise ValueError(f"unknown preset '{rules}': expected one of {', '.join(PRESETS_BY_NAME)}")
-    opts = preset(rules)
-    items = sorted(overrides.items(), key=lambda kv: kv[0].lower() != "scoring")  # scoring first
-    for tag, value in items:
-        spec = OPTION_TAGS_BY_NAME.get(tag.lower())
-        if spec is None:
-            raise ValueError(f"unknown option '{tag}'")
-        parsed = spec.parse(value)
-        if spec.field == "scoring":
-            assert isinstance(parsed, Scoring)
-            opts = with_scoring(opts, parsed)
-        else:
-            opts = replace(opts, **{spec.field: parsed})
-    return opts
-
-
 def play_log(players: int | Sequence[str], rules: str = "classic", overrides: Mapping[str, str] | None = None,
              seed: int = 0, hands: int = 1, bot: str = "greedy", style: Style = DEFAULT_STYLE) -> Iterator[str]:
     """The lines (each ending in a newline) of a complete, full-information log of self-play.
@@ -144,7 +121,7 @@ def play_log(players: int | Sequence[str], rules: str = "classic", overrides: Ma
     if not 2 <= len(names) <= 6:
         raise ValueError("Kings in the Corner takes 2 to 6 players")
     overrides = dict(overrides or {})
-    options = resolve_options(rules, overrides)
+    options = resolve(rules, overrides)
     rng = random.Random(seed)
     chosen = BOTS[bot]
     header: list[Event] = [Tag("Players", ", ".join(names)), Tag("Rules", rules.lower()),

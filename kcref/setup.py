@@ -46,14 +46,16 @@ def _problems(record: HandRecord, previous_number: int | None) -> Iterator[Diagn
         return diagnostic(path, line, col, "KC210",
                           f"{card} appears twice in this hand: it was already {first[1]} at line {first[2]}")
 
+    seat = -1
     for event in record.events:
         at = event.span
         if isinstance(event, (Deal, Turn, Reveal)):
-            seat = record.seat(event.player)
-            if seat is None:
+            found = record.seat(event.player)
+            if found is None:
                 col = at.col if not isinstance(event, (Deal, Reveal)) else at.col + len(type(event).__name__) + 1
                 yield unknown_player(event.player, record.players, Span(at.path, at.line, col))
                 continue
+            seat = found
             who = record.players[seat]
         if isinstance(event, Deal):
             if turned:

@@ -6,7 +6,8 @@ import pytest
 
 from kcref.check import check_text
 from kcref.codes import Severity
-from kcref.play import BOTS, play_log, resolve_options
+from kcref.options import resolve as resolve_options
+from kcref.play import BOTS, play_log
 from kcref.options import PRESETS_BY_NAME
 
 
