@@ -135,3 +135,81 @@ def rules(preset: str | None) -> None:
         raise click.BadParameter(f"unknown preset '{preset}': expected one of {', '.join(PRESETS_BY_NAME)}",
                                  param_hint="PRESET")
     click.echo(preset_detail(preset), nl=False)
+
+
+@main.command()
+@click.option("--players", "-n", type=click.IntRange(2, 6), default=3, show_default=True,
+              help="How many players (named Ann, Bob, Cy, Dee, Eve, Fay).")
+@click.option("--rules", "rules_name", default="classic", show_default=True, help="The rules preset.")
+@click.option("--option", "options", multiple=True, metavar="TAG=VALUE",
+              help="Override one rule option, as its log tag would (repeatable), e.g. Draw=start.")
+@click.option("--seed", type=int, default=0, show_default=True, help="The seed: the same seed gives the same log.")
+@click.option("--hands", type=click.IntRange(1, None), default=1, show_default=True, help="How many hands.")
+@click.option("--bot", type=click.Choice(["random", "greedy"]), default="greedy", show_default=True,
+              help="random: any legal action; greedy: as many cards as it can.")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True),
+              help="Write the log to this file (atomically) instead of standard output.")
+def play(players: int, rules_name: str, options: tuple[str, ...], seed: int, hands: int, bot: str,
+         output: str | None) -> None:
+    """Let bots play whole hands and write the complete log.
+
+    Every deal, layout, turn and drawn card is written, so `kcref check` can judge it all.
+
+    \b
+    Examples:
+      kcref play --players 4 --rules commercial --seed 7 --hands 5
+      kcref play --rules classic --option Draw=start --bot random -o night.log
+    """
+    from .fmt import write_atomically
+    from .play import play_log
+
+    overrides: dict[str, str] = {}
+    for item in options:
+        tag, sep, value = item.partition("=")
+        if not sep or not tag.strip():
+            raise click.BadParameter(f"'{item}' is not TAG=VALUE", param_hint="--option")
+        overrides[tag.strip()] = value.strip()
+    try:
+        text = "".join(play_log(players, rules_name, overrides, seed=seed, hands=hands, bot=bot))
+    except ValueError as exc:
+        raise click.UsageError(str(exc)) from None
+    if output is None:
+        click.echo(text, nl=False)
+        return
+    try:
+        write_atomically(output, text)
+    except OSError as exc:
+        click.echo(f"{output}: cannot write ({exc.strerror or exc})", err=True)
+        sys.exit(EXIT_USAGE)
+
+
+@main.command()
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.option("--hand", "hand", type=click.IntRange(1, None), help="The hand (its number, else its position).")
+@click.option("--line", "line", type=click.IntRange(1, None), help="Show the table as it stands after this line.")
+@click.option("--full", is_flag=True, help="Every card of every pile, not just the bottom and top.")
+@click.option("--ascii", "plain", is_flag=True, help="Suit letters instead of symbols, and no colour.")
+def show(file: str, hand: int | None, line: int | None, full: bool, plain: bool) -> None:
+    """Draw the table at a moment of a log: piles, stock, hands, chips, whose turn.
+
+    By default the table at the end of the last hand; --hand picks a hand, --line the
+    moment after a line. Colour only on a terminal, and never with NO_COLOR set.
+
+    \b
+    Examples:
+      kcref show samples/classic-night.log --hand 2
+      kcref show samples/commercial-night.log --line 25 --full
+    """
+    import os
+
+    from .show import Style, show as show_table
+
+    if hand is not None and line is not None:
+        raise click.UsageError("give --hand or --line, not both")
+    colour = not plain and sys.stdout.isatty() and not os.environ.get("NO_COLOR")
+    try:
+        text = show_table(file, hand, line, Style(ascii=plain or not sys.stdout.isatty(), colour=colour, full=full))
+    except (LookupError, OSError) as exc:
+        click.echo(f"kcref show: {exc}", err=True)
+        sys.exit(EXIT_USAGE)
+    click.echo(text, nl=False)

@@ -214,7 +214,10 @@ def resolve(rules: str, tags: Mapping[str, str]) -> Options:
         spec = OPTION_TAGS_BY_NAME.get(tag.lower())
         if spec is None:
             raise ValueError(f"unknown option '{tag}': expected one of {', '.join(t.tag for t in OPTION_TAGS)}")
-        parsed = spec.parse(value)
+        try:
+            parsed = spec.parse(value)
+        except ValueError as exc:
+            raise ValueError(f"{spec.tag} '{value}': {exc}") from None
         if isinstance(parsed, Scoring):
             opts = with_scoring(opts, parsed)
         else:

@@ -7,13 +7,20 @@ from typing import Sequence
 
 from .check import FileReport
 from .codes import Severity
-from .diagnostics import format_github, format_text
+from .diagnostics import Diagnostic, format_github, format_text
 
 FORMATS = ("text", "json", "github")
 
 
 def _plural(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def _show_hint(d: Diagnostic, show_source: bool) -> str:
+    """After a rule error, how to see the table it happened at."""
+    if not show_source or not d.is_error or not d.code.startswith("KC3") or d.path == "<stdin>":
+        return ""
+    return f"\n    = the table then: kcref show {d.path} --line {d.line}"
 
 
 def summary(reports: Sequence[FileReport]) -> str:
@@ -42,6 +49,6 @@ def render(reports: Sequence[FileReport], fmt: str, show_source: bool = True) ->
     if fmt == "github":
         lines = [format_github(d) for r in reports for d in r.diagnostics]
     else:
-        lines = [format_text(d, show_source) for r in reports for d in r.diagnostics]
+        lines = [format_text(d, show_source) + _show_hint(d, show_source) for r in reports for d in r.diagnostics]
     lines.append(summary(reports))
     return "\n".join(lines) + "\n"

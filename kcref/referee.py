@@ -8,6 +8,7 @@ is no longer reliable) and checking resumes at the next hand.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
+from typing import NamedTuple
 
 from .cards import Card, Pile
 from .diagnostics import Diagnostic, diagnostic
@@ -162,6 +163,24 @@ class _Replay:
         if not self.ended_by:
             self.ended_by = f"a reveal (line {ev.span.line})"
 
+    def run(self, until: int | None = None) -> None:
+        """Judge the hand's turns, blocked and reveal lines (those up to line ``until``)."""
+        if self.table is None or self.stopped:
+            return
+        for ev in self.record.events:
+            if until is not None and ev.span.line > until:
+                break
+            if isinstance(ev, Turn):
+                self.turn(ev)
+            elif isinstance(ev, Blocked):
+                self.blocked(ev)
+            elif isinstance(ev, Reveal):
+                self.reveal(ev)
+            else:
+                continue
+            if self.stopped:
+                break
+
     # --- the end -----------------------------------------------------------------------------
 
     def finish(self, stacks_start: tuple[int, ...] | None, pot_start: int) -> HandVerdict:
@@ -236,19 +255,34 @@ def referee_hand(record: HandRecord, stacks: Mapping[str, int] | None = None, po
     if t is not None and t.stacks is not None:
         stacks_start = tuple(s + t.ante for s in t.stacks)
     pot_start = pot if keeps and t is not None and t.stacks is not None else 0
-    if t is not None and not replay.stopped:
-        for ev in record.events:
-            if isinstance(ev, Turn):
-                replay.turn(ev)
-            elif isinstance(ev, Blocked):
-                replay.blocked(ev)
-            elif isinstance(ev, Reveal):
-                replay.reveal(ev)
-            else:
-                continue
-            if replay.stopped:
-                break
+    replay.run()
     return replay.finish(stacks_start, pot_start)
+
+
+class Position(NamedTuple):
+    """The table as it stands at some line of a hand, for ``kcref show``."""
+
+    table: Table | None
+    """None when the hand cannot even be laid out (an invalid set-up or layout)."""
+    error: Diagnostic | None
+    """The rule error that stopped the replay before that line, if any: the table is then
+    shown as it stood when the error was found."""
+
+
+def table_at(record: HandRecord, line: int | None = None, stacks: Mapping[str, int] | None = None,
+             pot: int = 0) -> Position:
+    """Replay ``record`` up to and including ``line`` (default: to its end, settled)."""
+    replay = _Replay(record)
+    if not record.valid:
+        return Position(None, None)
+    keeps = record.options.scoring is Scoring.CHIP_STACKS
+    replay.start(stacks, pot if keeps else 0)
+    replay.run(line)
+    t = replay.table
+    if t is not None and line is None and t.winner is not None and not replay.stopped:
+        settle(t)
+    error = next((d for d in replay.diagnostics if d.is_error), None)
+    return Position(t, error)
 
 
 def referee_hands(records: Iterable[HandRecord]) -> Iterator[HandVerdict]:

@@ -1,0 +1,178 @@
+"""``kcref show``: the table as it stands at a line of a log, drawn as the cross it is on a table."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from typing import NamedTuple
+
+from .cards import Card, Pile, Suit
+from .diagnostics import Diagnostic
+from .hands import HandRecord, iter_hands
+from .moves import in_order
+from .options import Scoring
+from .reader import read_file
+from .referee import Position, referee_hand, table_at
+from .setup import check_hand
+from .table import Table
+
+RED = (Suit.H, Suit.D)
+GRID: tuple[tuple[Pile | None, ...], ...] = (
+    (Pile.NW, Pile.N, Pile.NE),
+    (Pile.W, None, Pile.E),
+    (Pile.SW, Pile.S, Pile.SE),
+)
+
+
+class Style(NamedTuple):
+    """How to draw: suit symbols or letters, red and black or plain, every card or the ends."""
+
+    ascii: bool = False
+    colour: bool = False
+    full: bool = False
+
+
+class Located(NamedTuple):
+    """The hand a request points at, what chips it starts with, and where in it to stop."""
+
+    record: HandRecord
+    stacks: Mapping[str, int] | None
+    pot: int
+    line: int | None
+
+
+class Text(NamedTuple):
+    """A piece of output: the plain text (for widths) and the same text styled."""
+
+    plain: str
+    styled: str
+
+
+def _records(path: str) -> Iterator[HandRecord]:
+    previous: int | None = None
+    for item in iter_hands(read_file(path), path):
+        if isinstance(item, HandRecord):
+            record, _ = check_hand(item, previous)
+            previous = record.number
+            yield record
+        elif isinstance(item, Diagnostic) and item.code in ("KC001", "KC002", "KC003"):
+            raise LookupError(f"{path}: {item.message}")
+
+
+def locate(path: str, hand: int | None = None, line: int | None = None) -> Located:
+    """Find the hand at ``line`` (or hand number ``hand``, or the last hand) in the log at ``path``.
+
+    Raises ``LookupError`` with a sentence for a file, hand or line that is not there.
+    """
+    stacks: dict[str, int] = {}
+    pot = 0
+    chosen: Located | None = None
+    seen = 0
+    for record in _records(path):
+        seen += 1
+        start = record.start.span.line
+        if line is not None and start > line:
+            break
+        if hand is not None and hand in (record.number, record.index) and (
+                record.number == hand or record.number is None):
+            return Located(record, dict(stacks), pot, line)
+        chosen = Located(record, dict(stacks), pot, line)
+        if record.options.scoring is Scoring.CHIP_STACKS and record.valid:
+            verdict = referee_hand(record, stacks, pot)
+            if verdict.valid and verdict.stacks_end is not None:
+                stacks.update(verdict.stacks_by_name())
+                pot = verdict.pot_left
+        else:
+            stacks, pot = {}, 0
+    if hand is not None:
+        raise LookupError(f"{path} has no hand {hand} ({seen} hand{'s' if seen != 1 else ''} in all)")
+    if chosen is None:
+        if line is not None and seen:
+            raise LookupError(f"line {line} of {path} stands before the first hand")
+        raise LookupError(f"{path} holds no hand")
+    return chosen
+
+
+def card_text(card: Card, style: Style) -> Text:
+    plain = card.text("10", symbols=not style.ascii)
+    if style.colour and card.suit in RED:
+        return Text(plain, f"\x1b[31m{plain}\x1b[0m")
+    return Text(plain, plain)
+
+
+def _join(parts: list[Text], sep: str = " ") -> Text:
+    return Text(sep.join(p.plain for p in parts), sep.join(p.styled for p in parts))
+
+
+def pile_text(cards: list[Card], style: Style) -> Text:
+    """A pile as its bottom and top card (``5♦ … 3♥ (3)``), or all of it with ``full``."""
+    if not cards:
+        return Text("-" if style.ascii else "—", "-" if style.ascii else "—")
+    if style.full or len(cards) <= 2:
+        return _join([card_text(c, style) for c in cards])
+    dots = " .. " if style.ascii else " … "
+    a, b = card_text(cards[0], style), card_text(cards[-1], style)
+    tail = f" ({len(cards)})"
+    return Text(a.plain + dots + b.plain + tail, a.styled + dots + b.styled + tail)
+
+
+def _pad(t: Text, width: int) -> str:
+    left = (width - len(t.plain)) // 2
+    return " " * left + t.styled + " " * (width - len(t.plain) - left)
+
+
+def render(located: Located, position: Position, style: Style) -> str:
+    """The picture of the table, the hands, chips and whose turn it is."""
+    record, t = located.record, position.table
+    where = f"after line {located.line}" if located.line is not None else "at the end of the hand"
+    number = record.number if record.number is not None else record.index
+    lines = [f"{record.path}: hand {number}, {record.rules} rules, dealer {record.players[record.dealer]}, {where}"]
+    if t is None:
+        lines.append("the hand cannot be replayed: its set-up has errors (kcref check shows them)")
+        return "\n".join(lines) + "\n"
+    if position.error is not None:
+        e = position.error
+        lines.append(f"stopped at line {e.line}: {e.code} {e.message}; the table is shown as it stood then")
+    lines.append("")
+    cells = [[(Text(p.value, p.value) if p else Text("", ""),
+               pile_text(t.piles[p], style) if p else Text(f"stock {t.stock}", f"stock {t.stock}"))
+              for p in row] for row in GRID]
+    width = max(len(x.plain) for row in cells for pair in row for x in pair) + 2
+    for row in cells:
+        lines.append("".join(_pad(label, width) for label, _ in row).rstrip())
+        lines.append("".join(_pad(content, width) for _, content in row).rstrip())
+    lines.append("")
+    lines.extend(_players(t, style))
+    lines.append(_status(t))
+    return "\n".join(lines) + "\n"
+
+
+def _players(t: Table, style: Style) -> list[str]:
+    name_width = max(len(n) for n in t.names)
+    out = []
+    for seat, hand in enumerate(t.hands):
+        mark = ">" if seat == t.player and not t.over else " "
+        count = f"{len(hand)} card{'s' if len(hand) != 1 else ''}"
+        cards = _join([card_text(c, style) for c in in_order(hand.known)])
+        if hand.unknown:
+            unknown = "unknown" if not hand.known else f"+ {hand.unknown} unknown"
+            cards = Text(f"{cards.plain} {unknown}".strip(), f"{cards.styled} {unknown}".strip())
+        chips = f"  chips {t.stacks[seat]:>3}" if t.stacks is not None else ""
+        out.append(f"{mark} {t.names[seat]:<{name_width}}  {count:>8}{chips}  {cards.styled}".rstrip())
+    if t.stacks is not None:
+        out.append(f"  pot {t.pot}")
+    return out
+
+
+def _status(t: Table) -> str:
+    if t.winner is not None:
+        return f"{t.names[t.winner]} went out: the hand is over"
+    if t.blocked:
+        return "the hand is blocked: nobody can play"
+    return f"{t.name} to play"
+
+
+def show(path: str, hand: int | None = None, line: int | None = None, style: Style = Style()) -> str:
+    """The whole output of ``kcref show``. Raises ``LookupError`` for a hand or line not there."""
+    located = locate(path, hand, line)
+    position = table_at(located.record, line, located.stacks, located.pot)
+    return render(located, position, style)
