@@ -23,6 +23,8 @@ _EXPORTS = {
     "referee_hand": "referee", "referee_hands": "referee",
     "HandVerdict": "verdict", "Penalty": "verdict",
     "Options": "options", "PRESETS": "options", "preset": "options",
+    "PASS": "events", "PlayCard": "events", "MovePile": "events", "Draw": "events", "Pass": "events",
+    "play_log": "play", "play_hand": "play", "BOTS": "play",
 }
 
 __all__ = ["__version__", *_EXPORTS]
