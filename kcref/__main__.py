@@ -1,0 +1,5 @@
+"""``python -m kcref``: the same as the ``kcref`` command."""
+
+from .cli import main
+
+main(prog_name="kcref")
