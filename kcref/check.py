@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import io
 import sys
-from dataclasses import dataclass, field
+from collections import deque
+from dataclasses import dataclass, field, replace
 from typing import BinaryIO, Iterable, Iterator
 
+from .assertions import check_assertions
 from .codes import Severity
 from .diagnostics import Diagnostic
 from .events import Tag
@@ -25,7 +27,10 @@ class FileReport:
     path: str
     diagnostics: list[Diagnostic] = field(default_factory=list)
     hands: list[HandVerdict] = field(default_factory=list)
+    """The verdict on each hand; its diagnostics include those of the hand's assertion lines."""
     tags: list[Tag] = field(default_factory=list)
+    hand_lines: list[int] = field(default_factory=list)
+    """The line of each hand's ``hand`` line, in the order of ``hands``."""
 
     def count(self, severity: Severity) -> int:
         return sum(1 for d in self.diagnostics if d.severity is severity)
@@ -42,6 +47,7 @@ class FileReport:
 def check_items(items: Iterable[object], path: str) -> FileReport:
     """Check a stream of events and syntax diagnostics read from ``path``: set-up, then replay."""
     report = FileReport(path)
+    judged: deque[HandRecord] = deque()  # the records handed to the referee, one per verdict to come
 
     def records() -> Iterator[HandRecord]:
         previous_number: int | None = None
@@ -54,10 +60,16 @@ def check_items(items: Iterable[object], path: str) -> FileReport:
                 record, diags = check_hand(item, previous_number)
                 previous_number = record.number
                 report.diagnostics.extend(diags)
+                judged.append(record)
                 yield record
 
     for verdict in referee_hands(records()):
+        record = judged.popleft()
+        asserted = check_assertions(record, verdict)
+        if asserted:
+            verdict = replace(verdict, diagnostics=verdict.diagnostics + tuple(asserted))
         report.hands.append(verdict)
+        report.hand_lines.append(record.start.span.line)
         report.diagnostics.extend(verdict.diagnostics)
     report.diagnostics.sort(key=lambda d: (d.line, d.column))
     return report

@@ -20,6 +20,7 @@ def main() -> None:
     Examples:
       kcref check samples/classic-night.log
       kcref fmt --check nights/*.log
+      kcref score nights/*.log
     """
 
 
@@ -213,3 +214,50 @@ def show(file: str, hand: int | None, line: int | None, full: bool, plain: bool)
         click.echo(f"kcref show: {exc}", err=True)
         sys.exit(EXIT_USAGE)
     click.echo(text, nl=False)
+
+
+def _score_format(ctx: click.Context, param: click.Parameter, value: str) -> str:
+    from .score_output import FORMATS
+
+    if value not in FORMATS:
+        raise click.BadParameter(f"'{value}' is not a format: expected csv, json or a tabulate table format "
+                                 f"({', '.join(f for f in FORMATS if f not in ('csv', 'json'))})")
+    return value
+
+
+@main.command()
+@click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=True, allow_dash=True))
+@click.option("--by", type=click.Choice(["player", "hand", "night"]), default="player", show_default=True,
+              help="Standings per player, one row per hand, or totals per night (file).")
+@click.option("--format", "fmt", default="simple", show_default=True, metavar="FORMAT", callback=_score_format,
+              help="Any tabulate table format (plain, simple, github, grid, html, latex, ...), csv or json.")
+@click.option("--chart", is_flag=True, help="Also draw each player's running total, hand by hand.")
+@click.option("--ascii", "ascii_only", is_flag=True, help="Draw the chart in plain ASCII.")
+@click.option("--skip-invalid", is_flag=True, help="Leave out the hands with errors (each is named) and score "
+                                                    "the rest, instead of refusing.")
+def score(files: tuple[str, ...], by: str, fmt: str, chart: bool, ascii_only: bool, skip_invalid: bool) -> None:
+    """Total the scores of game logs across hands, games and nights (files, in the order given).
+
+    Every file is refereed first. A file with errors is refused (exit 1: 'kcref check'
+    shows them) unless --skip-invalid leaves out the hands with errors. Unfinished hands,
+    and hands whose score depends on cards nobody recorded, are not scored. The standings
+    rank players by games won, then points in the scoring system's winning direction.
+    Exit status: 0 scored, 1 errors in the logs, 2 bad usage or a file that cannot be read.
+
+    \b
+    Examples:
+      kcref score nights/*.log
+      kcref score --by hand --chart night.log
+      kcref score --by night --format github nights/*.log
+      kcref score --format json --skip-invalid nights/*.log
+    """
+    from .score import score_paths
+
+    if chart and fmt in ("csv", "json", "tsv"):
+        raise click.UsageError(f"--chart draws in the terminal: it does not go with --format {fmt}")
+    if ascii_only and not chart:
+        raise click.UsageError("--ascii goes with --chart")
+    result = score_paths(files, by, fmt, chart, ascii_only, skip_invalid)
+    click.echo(result.out, nl=False)
+    click.echo(result.err, nl=False, err=True)
+    sys.exit(result.status)

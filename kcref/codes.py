@@ -96,6 +96,12 @@ CODES: tuple[CodeInfo, ...] = (
     CodeInfo("KC501", W, "the hand stops before anyone goes out and it is not blocked (unfinished)"),
     CodeInfo("KC502", I, "some checks could not be made because some cards are unknown"),
     CodeInfo("KC503", W, "a player's chip stack went below zero: the debt is reported, never clipped"),
+    # --- assertions in the log (score, chips, paid, pot lines)
+    CodeInfo("KC601", E, "an assertion does not match what kcref counts (the message gives both numbers)"),
+    CodeInfo("KC602", E, "an assertion about chips (chips, paid, pot) in a hand where no chips are played"),
+    CodeInfo("KC603", E, "an assertion stands before the end of its hand's play (a turn or blocked line follows)"),
+    CodeInfo("KC604", W, "an assertion cannot be checked: the hand is unfinished, or its figure depends on "
+                         "cards nobody recorded"),
 )
 
 BY_CODE: dict[str, CodeInfo] = {c.code: c for c in CODES}

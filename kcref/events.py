@@ -7,6 +7,7 @@ their spacing differs (this is what ``read(fmt(x)) == read(x)`` means).
 
 from __future__ import annotations
 
+import enum
 from dataclasses import dataclass, field
 from typing import NamedTuple, Union
 
@@ -147,6 +148,41 @@ class Reveal:
     cols: tuple[int, ...] = field(default=(), compare=False)
 
 
+class Quantity(enum.Enum):
+    """What an assertion line states about the end of its hand (the word that starts the line)."""
+
+    SCORE = "score"
+    """A player's score for the hand, in the hand's scoring system."""
+    CHIPS = "chips"
+    """A player's chip stack after the hand."""
+    PAID = "paid"
+    """The chips a player paid into the pot during the hand (ante, penalties, cards left)."""
+    POT = "pot"
+    """The pot at the end of play: what the winner took."""
+
+
+class Claim(NamedTuple):
+    """One figure of an assertion: whose (``None`` for the pot) and how much."""
+
+    player: str | None
+    amount: int
+
+
+@dataclass(frozen=True, slots=True)
+class Assertion:
+    """``score Ann 12, Bob 3``, ``chips Ann 25``, ``paid Bob 3``, ``pot 17``: what the table
+    believed at the end of the hand; ``kcref check`` verifies each figure."""
+
+    quantity: Quantity
+    claims: tuple[Claim, ...]
+    span: Span = field(default=NOWHERE, compare=False)
+    comment: str = ""
+    cols: tuple[int, ...] = field(default=(), compare=False)
+    """Column of each claim's player (of its amount for the pot)."""
+    amount_cols: tuple[int, ...] = field(default=(), compare=False)
+    """Column of each claim's amount."""
+
+
 @dataclass(frozen=True, slots=True)
 class Comment:
     """A line holding only a comment (kept for ``kcref fmt``; the referee ignores it)."""
@@ -162,5 +198,5 @@ class Blank:
     span: Span = field(default=NOWHERE, compare=False)
 
 
-Event = Union[Tag, HandStart, Deal, Layout, Turn, Blocked, Reveal, Comment, Blank]
+Event = Union[Tag, HandStart, Deal, Layout, Turn, Blocked, Reveal, Assertion, Comment, Blank]
 TRIVIA = (Comment, Blank)

@@ -26,6 +26,11 @@ NAME_WORD_RE = r"[\w'.\-]+"
 NAME_RE = NAME_WORD_RE + r"(?: " + NAME_WORD_RE + r")*"
 ARROW_RE = r"(?:->|→)"
 KEYWORDS = ("hand", "dealer", "deal", "layout", "draw", "pass", "blocked", "reveal")
+PLAYER_ASSERTION_WORDS = ("score", "chips", "paid")
+ASSERTION_WORDS = (*PLAYER_ASSERTION_WORDS, "pot")
+"""The words that start an assertion line. They are not reserved: a line whose first name is
+followed by ':' is a turn, so a player may be called Pot (``Pot: pass``)."""
+AMOUNT_RE = r"-?\d{1,9}(?!\w)"  # bounded like a hand number
 
 
 class Tok(NamedTuple):
@@ -107,6 +112,31 @@ BLOCKED_LINE = pp.Group(_tok("blocked", BLOCKED) - _then_end("the end of the lin
 REVEAL_LINE = pp.Group(_tok("reveal", REVEAL) - NAME + COLON + CARDS)("reveal").set_name(
     "reveal PLAYER: CARD ..."
 )
+# An assertion: 'score Ann 12, Bob 3', 'chips Ann 25', 'paid Bob 3', 'pot 17'. A claim's amount is
+# its last word, before ',' ';' '#' or the end of the line; the player's name is every word before
+# it (names may hold digits: 'paid Player 2 5' is Player 2's 5).
+_CLAIM_RE = (rf"(?P<name>{NAME_WORD_RE}(?: {NAME_WORD_RE})*?)[ \t]+(?P<amount>{AMOUNT_RE})"
+             r"(?=[ \t]*(?:[,;#]|$))")
+
+
+def _claim_tokens(s: str, loc: int, t: pp.ParseResults) -> list[Tok]:
+    text, amount = t[0], t["amount"]
+    return [Tok("name", loc, t["name"]), Tok("amount", loc + len(text) - len(amount), amount)]
+
+
+CLAIM = pp.Regex(_CLAIM_RE).add_parse_action(_claim_tokens).set_name("a player and a number ('Ann 12')")
+AMOUNT = _regex("amount", AMOUNT_RE, "a number")
+COMMA = pp.Literal(",").set_name("','").suppress()
+PLAYER_ASSERTION = (
+    _tok("assert", pp.MatchFirst([_kw(w) for w in PLAYER_ASSERTION_WORDS]))
+    - pp.Group(CLAIM + pp.ZeroOrMore(COMMA - CLAIM))
+    - _then_end("',' and another 'PLAYER NUMBER', or the end of the line")
+)
+POT_ASSERTION = _tok("assert", _kw("pot")) - pp.Group(AMOUNT) - _then_end("the end of the line after the pot")
+ASSERTION_LINE = pp.Group(PLAYER_ASSERTION | POT_ASSERTION)("assertion").set_name(
+    "an assertion: score, chips or paid PLAYER NUMBER, ...; or pot NUMBER"
+)
+
 _AT_END = pp.Regex(_END_AHEAD)
 ACTIONS = pp.Group(
     ACTION
@@ -116,8 +146,10 @@ ACTIONS = pp.Group(
 )("actions")
 TURN_LINE = pp.Group(TURN_NAME + COLON - ACTIONS)("turn").set_name("PLAYER: ACTION; ...")
 
-STATEMENT = (TAG | HAND_LINE | DEAL_LINE | LAYOUT_LINE | BLOCKED_LINE | REVEAL_LINE | TURN_LINE).set_name(
-    "a tag, hand, deal, layout, blocked, reveal or a turn 'PLAYER: ACTION; ...'"
+# The turn comes before the assertion: 'Pot: pass' is a turn (by a player named Pot).
+STATEMENT = (TAG | HAND_LINE | DEAL_LINE | LAYOUT_LINE | BLOCKED_LINE | REVEAL_LINE | TURN_LINE
+             | ASSERTION_LINE).set_name(
+    "a tag, hand, deal, layout, blocked, reveal, a turn 'PLAYER: ACTION; ...' or an assertion"
 )
 END = pp.StringEnd().set_name("the end of the line")
 LINE = (pp.Opt(STATEMENT) + pp.Opt(COMMENT("comment")) + END).parse_with_tabs()

@@ -22,8 +22,8 @@ from . import grammar
 from .cards import Card, Pile, parse_card, parse_pile
 from .diagnostics import Diagnostic, diagnostic
 from .events import (
-    PASS, Action, Blank, Blocked, Comment, Deal, Draw, Event, HandStart, Layout, MovePile,
-    PlayCard, Reveal, Span, Tag, Turn,
+    PASS, Action, Assertion, Blank, Blocked, Claim, Comment, Deal, Draw, Event, HandStart, Layout,
+    MovePile, PlayCard, Quantity, Reveal, Span, Tag, Turn,
 )
 
 Item = Union[Event, Diagnostic]
@@ -226,10 +226,24 @@ def _event(result: pp.ParseResults, path: str, lineno: int, comment: str) -> Eve
                       tuple(p.loc + 1 for p, _ in entries))
     if kind == "blocked":
         return Blocked(span, comment)
+    if kind == "assertion":
+        return _assertion(toks[0], list(toks[1]), span, comment)
     # a turn
     name, actions = toks[0], stmt["actions"]
     pairs = [_action(g) for g in actions]
     return Turn(name.text, tuple(a for a, _ in pairs), span, comment, tuple(loc + 1 for _, loc in pairs))
+
+
+def _assertion(word: grammar.Tok, parts: list[grammar.Tok], span: Span, comment: str) -> Assertion:
+    """An assertion from its keyword and its tokens: name, amount, name, amount... (the pot: amount)."""
+    quantity = Quantity(word.text.lower())
+    if quantity is Quantity.POT:
+        [amount] = parts
+        return Assertion(quantity, (Claim(None, int(amount.text)),), span, comment,
+                         (amount.loc + 1,), (amount.loc + 1,))
+    names, amounts = parts[0::2], parts[1::2]
+    return Assertion(quantity, tuple(Claim(n.text, int(a.text)) for n, a in zip(names, amounts)), span, comment,
+                     tuple(n.loc + 1 for n in names), tuple(a.loc + 1 for a in amounts))
 
 
 def parse_line(line: str, path: str = "<string>", lineno: int = 1) -> Event | Diagnostic | None:
@@ -256,6 +270,7 @@ def parse_line(line: str, path: str = "<string>", lineno: int = 1) -> Event | Di
 _STARTERS = ("hand", "deal", "layout", "blocked", "reveal")
 _RANKS_HELP = "ranks are A, 2-10 (or T), J, Q, K"
 _SUITS_HELP = "suits are S, H, D, C or ♠ ♥ ♦ ♣"
+_ENDS_WITH_AMOUNT = re.compile(r"\d[ \t]*(?:#.*)?$")  # 'scores Ann 1' reads like a misspelt assertion
 _CARD_PARTS = re.compile(r"(?P<rank>[0-9]+|[A-Za-z])(?P<suit>.*)", re.S)
 
 
@@ -314,6 +329,8 @@ def syntax_diagnostic(line: str, exc: pp.ParseBaseException, path: str, lineno: 
         first = word.lower()
         if "->" in line or ";" in line or ":" not in line.split("#", 1)[0]:
             hint = _did_you_mean(first, _STARTERS + ("draw", "pass"))
+            if not hint and "->" not in line and _ENDS_WITH_AMOUNT.search(line):
+                hint = _did_you_mean(first, grammar.ASSERTION_WORDS)
             if not hint and ":" not in line:
                 hint = f"; a turn needs ':' after the player ('{word}: ACTION; ACTION; ...')"
         else:

@@ -1,8 +1,9 @@
 """Write events back as log text, in the canonical form that ``kcref fmt`` prints.
 
 Canonical form: lower-case keywords, upper-case cards and piles, one space between tokens,
-``; `` between actions, ``N:5D`` layout entries, one space before a trailing comment, runs of
-blank lines folded into one, no blank lines at the end, and the file ending with one newline.
+``; `` between actions, ``, `` between the figures of an assertion, ``N:5D`` layout entries,
+one space before a trailing comment, runs of blank lines folded into one, no blank lines at the
+end, and the file ending with one newline.
 """
 
 from __future__ import annotations
@@ -11,8 +12,8 @@ from typing import Iterable, Iterator, NamedTuple
 
 from .cards import Card
 from .events import (
-    Action, Blank, Blocked, Comment, Deal, Draw, Event, HandStart, Layout, MovePile, PlayCard,
-    Reveal, Tag, Turn,
+    Action, Assertion, Blank, Blocked, Comment, Deal, Draw, Event, HandStart, Layout, MovePile,
+    PlayCard, Reveal, Tag, Turn,
 )
 
 
@@ -76,6 +77,9 @@ def event_text(event: Event, style: Style = DEFAULT_STYLE) -> str:
         body = f"{event.player}: " + "; ".join(action_text(a, style) for a in event.actions)
     elif isinstance(event, Blocked):
         body = "blocked"
+    elif isinstance(event, Assertion):
+        body = f"{event.quantity.value} " + ", ".join(
+            str(c.amount) if c.player is None else f"{c.player} {c.amount}" for c in event.claims)
     else:  # pragma: no cover - Event is a closed union
         raise TypeError(f"not an event: {event!r}")
     return f"{body} {event.comment}" if event.comment else body

@@ -6,7 +6,8 @@ from hypothesis import strategies as st
 
 from kcref.cards import DECK, Card, Pile, Rank
 from kcref.events import (
-    PASS, Blank, Blocked, Comment, Deal, Draw, HandStart, Layout, MovePile, PlayCard, Reveal, Tag, Turn,
+    PASS, Assertion, Blank, Blocked, Claim, Comment, Deal, Draw, HandStart, Layout, MovePile, PlayCard,
+    Quantity, Reveal, Tag, Turn,
 )
 
 NAMES = ("Ann", "Bob", "Cy", "Mary Jo", "O'Neil", "P1", "P2", "p3", "Zoë")
@@ -21,6 +22,14 @@ actions = st.one_of(
     st.builds(Draw, st.none() | cards),
     st.just(PASS),
 )
+amounts = st.integers(-999_999_999, 999_999_999)
+player_quantities = st.sampled_from([q for q in Quantity if q is not Quantity.POT])
+assertions = st.one_of(
+    st.builds(Assertion, player_quantities,
+              st.lists(st.builds(Claim, names, amounts), min_size=1, max_size=4).map(tuple), comment=comments),
+    st.builds(Assertion, st.just(Quantity.POT), st.builds(Claim, st.none(), amounts).map(lambda c: (c,)),
+              comment=comments),
+)
 tag_values = st.text(st.characters(blacklist_categories=("Cc", "Cs", "Zl", "Zp")), max_size=15)
 events = st.one_of(
     st.builds(Tag, st.from_regex(r"[A-Z][A-Za-z0-9_]{0,8}", fullmatch=True), tag_values, comment=comments),
@@ -30,6 +39,7 @@ events = st.one_of(
     st.builds(Layout, st.lists(st.tuples(piles, cards), min_size=1, max_size=6).map(tuple), comment=comments),
     st.builds(Turn, names, st.lists(actions, min_size=1, max_size=6).map(tuple), comment=comments),
     st.builds(Blocked, comment=comments),
+    assertions,
     st.builds(Comment, comments.filter(bool)),
     st.builds(Blank),
 )
@@ -99,6 +109,10 @@ def messy_line(draw: st.DrawFn, event: object) -> str:
         sep = ";" + opt()
         trailing = draw(st.sampled_from(["", ";"]))
         return f"{event.player}{opt()}:{opt()}{sep.join(parts)}{trailing}{tail}"
+    if isinstance(event, Assertion):
+        claims = (opt() + "," + opt()).join(
+            str(c.amount) if c.player is None else f"{c.player}{sp()}{c.amount}" for c in event.claims)
+        return f"{opt()}{_case(draw, event.quantity.value)}{sp()}{claims}{tail}"
     assert isinstance(event, Blocked)
     return opt() + _case(draw, "blocked") + tail
 

@@ -19,6 +19,7 @@ import pytest
 from kcref.diagnostics import Diagnostic
 from kcref.events import (
     Action,
+    Assertion,
     Blank,
     Blocked,
     Comment,
@@ -149,6 +150,11 @@ def render(item: Item) -> str:
     elif isinstance(item, Turn):
         actions = "; ".join(_action(a, col) for a, col in zip(item.actions, item.cols, strict=True))
         body = f"Turn{at} {item.player}: {actions}"
+    elif isinstance(item, Assertion):
+        claims = ", ".join(
+            f"{c.amount}@{amount_col}" if c.player is None else f"{c.player}@{col} {c.amount}@{amount_col}"
+            for c, col, amount_col in zip(item.claims, item.cols, item.amount_cols, strict=True))
+        body = f"Assert{at} {item.quantity.value} {claims}"
     else:
         assert isinstance(item, Blocked)
         body = f"Blocked{at}"

@@ -169,6 +169,7 @@ TRICKY = [
     "handα: 8H->N", "dealα: 8H->N", "P1: paſs", "hand 1234567890", "hand " + "1" * 5000, "P1: 8H->N;\r draw",
     "blocKed: pass", "P1: K♠\ufe0f\ufe0f->NE", "P1: 8H\ufe0f->N", "Mary  Jo: pass", "P1: 8H->N;", "P1: ;",
     "deal Ann: 3H7C", "layout N:5D E:JS # c", "hand 2 dealer Mary Jo # x", "reveal Bob: 3C\t9D", "#x\r",
+    "score Ann 12 # a: b", "pot 3#x:y", "Pot: pass", "chips Ann 3,Bob:4",
 ]
 
 

@@ -1,0 +1,152 @@
+"""Check the assertions of a log against the referee's own count (KC601-KC604).
+
+A log may state what the table believed at the end of a hand, like a ledger's balance
+assertions: ``score Ann 12, Bob 3`` (each player's score for the hand, in the hand's scoring
+system), ``chips Ann 25`` (a stack after the hand), ``paid Bob 3`` (chips Bob paid into the pot
+during the hand) and ``pot 17`` (the pot at the end of play, what the winner took). Each figure
+is compared with what kcref counts; a mismatch is an error at the figure, with both numbers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from .cards import Card
+from .diagnostics import Diagnostic, diagnostic
+from .events import Assertion, Blocked, Claim, Quantity, Span, Turn
+from .hands import HandRecord, unknown_player
+from .options import Scoring
+from .scoring import CHIP_SYSTEMS, SCORERS, chips_paid, unknown_value
+from .verdict import HandVerdict
+
+CHIP_QUANTITIES = frozenset({Quantity.CHIPS, Quantity.PAID, Quantity.POT})
+PENALTY_SYSTEMS = frozenset({Scoring.PENALTY, Scoring.PIPS, Scoring.DUTCH})
+
+
+def check_assertions(record: HandRecord, verdict: HandVerdict) -> list[Diagnostic]:
+    """Every problem with the assertion lines of one hand, in line order."""
+    if not record.players:
+        return []
+    events = record.events
+    plays = [(i, e) for i, e in enumerate(events) if isinstance(e, (Turn, Blocked))]
+    found: list[Diagnostic] = []
+    for i, event in enumerate(events):
+        if isinstance(event, Assertion):
+            play_after = plays[-1][1] if plays and i < plays[-1][0] else None
+            found.extend(_check_line(record, verdict, event, play_after))
+    return found
+
+
+def _check_line(record: HandRecord, verdict: HandVerdict, line: Assertion,
+                play_after: Turn | Blocked | None) -> Iterator[Diagnostic]:
+    """The problems of one assertion line; ``play_after`` is a turn or blocked line after it."""
+    span = line.span
+    path = span.path or record.path
+    seats: list[int | None] = []
+    for claim, col in zip(line.claims, line.cols):
+        seat = None if claim.player is None else record.seat(claim.player)
+        if claim.player is not None and seat is None:
+            yield unknown_player(claim.player, record.players, Span(path, span.line, col))
+        seats.append(seat)
+    if play_after is not None:
+        yield diagnostic(path, span.line, span.col, "KC603",
+                         f"an assertion states the end of the hand: write it after the hand's last turn "
+                         f"(line {play_after.span.line} comes after it)")
+        return
+    scoring = record.options.scoring
+    if line.quantity in CHIP_QUANTITIES and scoring not in CHIP_SYSTEMS:
+        yield diagnostic(path, span.line, span.col, "KC602",
+                         f"'{line.quantity.value}' states chips, but no chips are played in this hand "
+                         f"(Scoring \"{scoring.value}\")")
+        return
+    if not record.valid or not verdict.valid or verdict.errors:
+        return  # a hand with a rule error is not judged past it: nothing reliable to compare with
+    if not verdict.finished:
+        yield diagnostic(path, span.line, span.col, "KC604",
+                         f"'{line.quantity.value}' cannot be checked: the hand is unfinished")
+        return
+    for claim, seat, col in zip(line.claims, seats, line.amount_cols):
+        if claim.player is not None and seat is None:
+            continue
+        unknown = _depends_on_unknown(verdict, line.quantity, seat)
+        if unknown:
+            yield diagnostic(path, span.line, col, "KC604",
+                             f"'{line.quantity.value}' cannot be checked: it depends on the cards "
+                             f"{' and '.join(unknown)} had left, which are unknown (a reveal line would show them)")
+            continue
+        problem = _mismatch(verdict, line.quantity, claim, seat)
+        if problem:
+            yield diagnostic(path, span.line, col, "KC601", problem)
+
+
+def _depends_on_unknown(v: HandVerdict, quantity: Quantity, seat: int | None) -> tuple[str, ...]:
+    """The players whose unknown cards left the figure depends on (none: it can be checked)."""
+    unknown = unknown_value(v)
+    if not unknown:
+        return ()
+    own = tuple(n for n in unknown if seat is not None and n == v.players[seat])
+    if v.options.scoring not in CHIP_SYSTEMS:
+        return own
+    if quantity is Quantity.POT:
+        return unknown
+    if seat == v.winner:
+        # The winner's score and stack hold the pot; what the winner paid does not.
+        return () if quantity is Quantity.PAID else unknown
+    if quantity is Quantity.SCORE and v.options.scoring is Scoring.CHIPS:
+        return ()  # under chips only the winner scores
+    return own
+
+
+def _mismatch(v: HandVerdict, quantity: Quantity, claim: Claim, seat: int | None) -> str:
+    """The KC601 message for a claim that kcref counts differently, or "" when it agrees."""
+    who = claim.player or ""
+    said = claim.amount
+    if quantity is Quantity.SCORE:
+        assert seat is not None
+        actual = SCORERS[v.options.scoring](v)[seat]
+        assert actual is not None, "a figure that depends on unknown cards is not compared"
+        # 001 writes penalty points as negative numbers: "same thing" (RULES.md).
+        agrees = said == actual or (v.options.scoring in PENALTY_SYSTEMS and -said == actual)
+        if agrees:
+            return ""
+        return f"the log says {who} scored {said}; kcref counts {actual}{_score_why(v, seat)}"
+    if quantity is Quantity.CHIPS:
+        assert seat is not None and v.stacks_end is not None
+        actual = v.stacks_end[seat]
+        return "" if said == actual else (f"the log says {who} has {_chips(said)} after the hand; "
+                                          f"kcref counts {actual}")
+    if quantity is Quantity.PAID:
+        assert seat is not None
+        actual = chips_paid(v, seat)
+        assert actual is not None
+        if said == actual:
+            return ""
+        fines = sum(p.chips for p in v.penalties if p.seat == seat)
+        return (f"the log says {who} paid {_chips(said)}; kcref counts {actual} "
+                f"(ante {v.ante}, penalties and cards left {fines})")
+    return "" if said == v.pot else f"the log says the pot was {said}; kcref counts {v.pot}"
+
+
+def _score_why(v: HandVerdict, seat: int) -> str:
+    """A short reason for the score kcref counts, where one helps."""
+    scoring = v.options.scoring
+    if scoring in PENALTY_SYSTEMS:
+        left = v.cards_left[seat]
+        if isinstance(left, tuple):
+            return f" ({_cards(left)} left)" if left else " (no cards left)"
+        return ""
+    if v.blocked and scoring in (Scoring.NONE, Scoring.CHIPS):
+        return " (the hand is blocked: nobody scores)"
+    if scoring is Scoring.CHIPS:
+        return " (the pot)" if seat == v.winner else " (only the winner scores: the pot)"
+    if scoring is Scoring.CHIP_STACKS and v.stacks_start is not None and v.stacks_end is not None:
+        return f" (the stack went from {v.stacks_start[seat]} to {v.stacks_end[seat]})"
+    return " (1 for the winner of the hand, 0 for the others)"
+
+
+def _cards(cards: tuple[Card, ...]) -> str:
+    return " ".join(str(c) for c in cards)
+
+
+def _chips(n: int) -> str:
+    return f"{n} chip" if n in (1, -1) else f"{n} chips"
