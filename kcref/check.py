@@ -1,12 +1,19 @@
-"""The checking pipeline: text → events → hands → set-up checks → referee → a report per file."""
+"""The checking pipeline: text → events → hands → set-up checks → referee → a report per file.
+
+Checking streams: a file is read line by line and judged hand by hand, and each hand's
+diagnostics are handed on (in line order) as soon as the hand is judged, so a log far larger
+than memory can be checked when the caller neither keeps the verdicts nor the diagnostics.
+"""
 
 from __future__ import annotations
 
 import io
 import sys
-from collections import deque
+from collections import Counter, deque
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field, replace
-from typing import BinaryIO, Iterable, Iterator
+from typing import BinaryIO
 
 from .assertions import check_assertions
 from .codes import Severity
@@ -18,48 +25,118 @@ from .referee import referee_hands
 from .setup import check_hand
 from .verdict import HandVerdict
 
+Emit = Callable[[Diagnostic], None]
 
 
 @dataclass
 class FileReport:
-    """What checking one file found: its diagnostics (in file order), hands and tags."""
+    """What checking one file found: counts always; diagnostics and verdicts when kept."""
 
     path: str
     diagnostics: list[Diagnostic] = field(default_factory=list)
+    """Every diagnostic in line order (empty when they were handed to a callback instead)."""
     hands: list[HandVerdict] = field(default_factory=list)
-    """The verdict on each hand; its diagnostics include those of the hand's assertion lines."""
+    """The verdict on each hand (empty when not kept); its diagnostics include those of the
+    hand's assertion lines."""
     tags: list[Tag] = field(default_factory=list)
     hand_lines: list[int] = field(default_factory=list)
-    """The line of each hand's ``hand`` line, in the order of ``hands``."""
+    """The line of each hand's ``hand`` line, in order."""
+    counts: Counter[Severity] = field(default_factory=Counter)
+    penalties: int = 0
+    """Penalty notes (KC4xx): chips due."""
+    unreadable: bool = False
+    """The file could not be read as text (KC001-KC003)."""
 
     def count(self, severity: Severity) -> int:
-        return sum(1 for d in self.diagnostics if d.severity is severity)
+        return self.counts[severity]
 
     @property
     def errors(self) -> int:
-        return self.count(Severity.ERROR)
+        return self.counts[Severity.ERROR]
 
     @property
-    def unreadable(self) -> bool:
-        return any(d.code in UNREADABLE for d in self.diagnostics)
+    def hand_count(self) -> int:
+        return len(self.hand_lines)
 
 
-def check_items(items: Iterable[object], path: str) -> FileReport:
-    """Check a stream of events and syntax diagnostics read from ``path``: set-up, then replay."""
+class _Sources:
+    """The text of source lines for the caret display: from memory, or read forward from a file."""
+
+    def __init__(self, lines: list[str] | None = None, path: str | None = None) -> None:
+        self.lines = lines
+        self.path = path
+        self.file: BinaryIO | None = None
+        self.at = 0
+        self.last = ""
+
+    def get(self, n: int) -> str:
+        if self.lines is not None:
+            text = self.lines[n - 1] if 0 < n <= len(self.lines) else ""
+        else:
+            text = self._read(n)
+        text = text.rstrip("\r\n")
+        return text[1:] if n == 1 and text.startswith("\ufeff") else text
+
+    def _read(self, n: int) -> str:
+        # Diagnostics come in line order, so one forward pass serves them all; a step back reopens.
+        if self.file is None or n < self.at:
+            self.close()
+            if self.path is None:
+                return ""
+            self.file = open(self.path, "rb")  # noqa: SIM115
+            self.at = 0
+        while self.at < n:
+            raw = self.file.readline()
+            if not raw:
+                return ""
+            self.at += 1
+            self.last = raw.decode("utf-8", "replace")
+        return self.last
+
+    def close(self) -> None:
+        if self.file is not None:
+            self.file.close()
+            self.file = None
+
+
+def check_items(items: Iterable[object], path: str, *, keep_hands: bool = True, emit: Emit | None = None,
+                sources: _Sources | None = None) -> FileReport:
+    """Check a stream of events and syntax diagnostics read from ``path``: set-up, then replay.
+
+    Diagnostics go to ``emit`` as each hand is judged (else into ``report.diagnostics``); the
+    verdicts are kept in ``report.hands`` only with ``keep_hands``.
+    """
     report = FileReport(path)
     judged: deque[HandRecord] = deque()  # the records handed to the referee, one per verdict to come
+    pending: list[Diagnostic] = []
+
+    def flush() -> None:
+        pending.sort(key=lambda d: (d.line, d.column))
+        for d in pending:
+            if sources is not None and not d.source and d.line > 0:
+                d = d._replace(source=sources.get(d.line))
+            report.counts[d.severity] += 1
+            if d.code.startswith("KC4"):
+                report.penalties += 1
+            if d.code in UNREADABLE:
+                report.unreadable = True
+            if emit is None:
+                report.diagnostics.append(d)
+            else:
+                emit(d)
+        pending.clear()
 
     def records() -> Iterator[HandRecord]:
         previous_number: int | None = None
         for item in iter_hands(items, path):  # type: ignore[arg-type]
             if isinstance(item, Diagnostic):
-                report.diagnostics.append(item)
+                pending.append(item)
             elif isinstance(item, Tag):
                 report.tags.append(item)
             else:
                 record, diags = check_hand(item, previous_number)
                 previous_number = record.number
-                report.diagnostics.extend(diags)
+                pending.extend(diags)
                 judged.append(record)
                 yield record
 
@@ -68,60 +145,49 @@ def check_items(items: Iterable[object], path: str) -> FileReport:
         asserted = check_assertions(record, verdict)
         if asserted:
             verdict = replace(verdict, diagnostics=verdict.diagnostics + tuple(asserted))
-        report.hands.append(verdict)
+        if keep_hands:
+            report.hands.append(verdict)
         report.hand_lines.append(record.start.span.line)
-        report.diagnostics.extend(verdict.diagnostics)
-    report.diagnostics.sort(key=lambda d: (d.line, d.column))
+        pending.extend(verdict.diagnostics)
+        flush()
+    flush()
+    if sources is not None:
+        sources.close()
     return report
 
 
-def check_text(text: str, path: str = "<string>") -> FileReport:
+def check_text(text: str, path: str = "<string>", *, keep_hands: bool = True, emit: Emit | None = None) -> FileReport:
     """Check a log held in a string."""
-    report = check_items(read_text(text, path), path)
-    _attach_sources(report, text.split("\n"))
-    return report
+    return check_items(read_text(text, path), path, keep_hands=keep_hands, emit=emit,
+                       sources=_Sources(text.split("\n")))
 
 
-def check_file(path: str, stdin: BinaryIO | None = None) -> FileReport:
-    """Check the log at ``path`` (``-`` reads ``stdin``, by default the process's standard input)."""
+def check_file(path: str, stdin: BinaryIO | None = None, *, keep_hands: bool = True,
+               emit: Emit | None = None) -> FileReport:
+    """Check the log at ``path`` (``-`` reads ``stdin``, by default the process's standard input).
+
+    With ``emit`` and without ``keep_hands`` memory stays flat however large the file.
+    """
     if path == "-":
         data = (stdin or sys.stdin.buffer).read()
-        report = check_items(read_stream(io.BytesIO(data), "<stdin>"), "<stdin>")
-        _attach_sources(report, data.decode("utf-8", "replace").split("\n"))
-        return report
-    report = check_items(read_file(path), path)
-    if any(not d.source and d.line > 0 for d in report.diagnostics) and not report.unreadable:
-        _attach_sources(report, _lines_wanted(path, {d.line for d in report.diagnostics if not d.source}))
-    return report
+        return check_items(read_stream(io.BytesIO(data), "<stdin>"), "<stdin>", keep_hands=keep_hands,
+                           emit=emit, sources=_Sources(data.decode("utf-8", "replace").split("\n")))
+    return check_items(read_file(path), path, keep_hands=keep_hands, emit=emit, sources=_Sources(path=path))
 
 
-def check_paths(paths: Iterable[str]) -> Iterator[FileReport]:
-    """Check many files, in the order given."""
-    for path in paths:
-        yield check_file(path)
+def _check_for_pool(path: str) -> FileReport:
+    return check_file(path, keep_hands=False)
 
 
-def _lines_wanted(path: str, wanted: set[int]) -> dict[int, str]:
-    found: dict[int, str] = {}
-    last = max(wanted, default=0)
-    with open(path, "rb") as f:
-        for lineno, raw in enumerate(f, 1):
-            if lineno in wanted:
-                found[lineno] = raw.decode("utf-8", "replace")
-            if lineno >= last:
-                break
-    return found
-
-
-def _attach_sources(report: FileReport, lines: list[str] | dict[int, str]) -> None:
-    """Give each diagnostic without one the text of its source line, for the caret display."""
-    def line(n: int) -> str:
-        if isinstance(lines, dict):
-            text = lines.get(n, "")
+def check_paths(paths: Iterable[str], *, jobs: int = 1, keep_hands: bool = True) -> Iterator[FileReport]:
+    """Check many files; reports come in the order given, whatever ``jobs`` (worker processes)."""
+    paths = list(paths)
+    if jobs <= 1 or len(paths) < 2 or "-" in paths:
+        for path in paths:
+            yield check_file(path, keep_hands=keep_hands)
+        return
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        if keep_hands:
+            yield from pool.map(check_file, paths)
         else:
-            text = lines[n - 1] if 0 < n <= len(lines) else ""
-        text = text.rstrip("\r\n")
-        return text[1:] if n == 1 and text.startswith("\ufeff") else text
-
-    report.diagnostics = [d if d.source or d.line <= 0 else d._replace(source=line(d.line))
-                          for d in report.diagnostics]
+            yield from pool.map(_check_for_pool, paths)

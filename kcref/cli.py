@@ -7,6 +7,7 @@ import sys
 import click
 
 from . import __version__
+from .codes import Severity
 
 EXIT_OK, EXIT_FOUND, EXIT_USAGE = 0, 1, 2
 
@@ -26,29 +27,79 @@ def main() -> None:
 
 @main.command()
 @click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=True, allow_dash=True))
-@click.option("--format", "fmt", type=click.Choice(["text", "json", "github"]), default="text",
-              show_default=True, help="Output format.")
+@click.option("--format", "fmt", type=click.Choice(["text", "json", "github", "junit"]),
+              help="Output format [default: github when GITHUB_ACTIONS=true, else text].")
+@click.option("--glob", "globs", multiple=True, metavar="PATTERN",
+              help="File names to check inside directories (repeatable) [default: *.log and *.kc].")
+@click.option("--jobs", "-j", type=click.IntRange(1, None), default=1, show_default=True,
+              help="Check files in this many parallel processes (output keeps the order given).")
+@click.option("--quiet", "-q", is_flag=True, help="Print only errors (and warnings with --strict), no summary.")
+@click.option("--strict", is_flag=True, help="Treat warnings as errors.")
 @click.option("--no-source", is_flag=True, help="Do not show the source line and caret under each message.")
-def check(files: tuple[str, ...], fmt: str, no_source: bool) -> None:
+def check(files: tuple[str, ...], fmt: str | None, globs: tuple[str, ...], jobs: int, quiet: bool,
+          strict: bool, no_source: bool) -> None:
     """Check game logs; report every problem as PATH:LINE:COL: SEVERITY CODE message.
 
-    FILE may be - for standard input. Exit status: 0 no errors (warnings and notes
-    allowed), 1 errors found, 2 bad usage or a file that cannot be read.
+    FILE may be a log, a directory (searched for *.log and *.kc files), or - for standard
+    input. Exit status: 0 no errors (warnings and notes allowed, unless --strict), 1 errors
+    found, 2 bad usage or a file that cannot be read.
 
     \b
     Examples:
       kcref check samples/classic-night.log
+      kcref check --jobs 2 --strict nights/
       kcref check --format json night.log
       cat night.log | kcref check -
     """
-    from .check import check_paths
-    from .output import render
+    import os
 
-    reports = list(check_paths(files))
-    click.echo(render(reports, fmt, show_source=not no_source), nl=False)
+    from .check import FileReport, check_file, check_paths
+    from .discover import DEFAULT_GLOBS, expand_paths
+    from .output import PRINTERS
+
+    fmt = fmt or ("github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text")
+    paths = expand_paths(files, globs or DEFAULT_GLOBS)
+    if not paths:
+        raise click.UsageError(f"no log files found in {', '.join(files)} (looked for {', '.join(globs or DEFAULT_GLOBS)})")
+    out = click.get_text_stream("stdout")
+    printer = PRINTERS[fmt](out, show_source=not no_source, quiet=quiet, strict=strict)
+    reports: list[FileReport] = []
+
+    def done(report: FileReport) -> None:
+        for d in report.diagnostics:
+            printer.diagnostic(d)
+        printer.end_file(report)
+        reports.append(report)
+
+    progress = _want_progress(len(paths))
+    if jobs > 1 or progress:
+        # Reports come back whole (from worker processes, or behind a progress bar) and print in order.
+        results = check_paths(paths, jobs=jobs, keep_hands=False)
+        if progress:
+            with click.progressbar(results, length=len(paths), label="checking", file=sys.stderr) as bar:
+                collected = list(bar)
+        else:
+            collected = results  # type: ignore[assignment]
+        for report in collected:
+            printer.start_file(report.path)
+            done(report)
+    else:
+        for path in paths:
+            printer.start_file("<stdin>" if path == "-" else path)
+            # Streaming: each hand's diagnostics print as soon as it is judged.
+            printer.end_file(report := check_file(path, keep_hands=False, emit=printer.diagnostic))
+            reports.append(report)
+    printer.finish(reports)
+    out.flush()
     if any(r.unreadable for r in reports):
         sys.exit(EXIT_USAGE)
-    sys.exit(EXIT_FOUND if any(r.errors for r in reports) else EXIT_OK)
+    failed = any(r.errors or (strict and r.count(Severity.WARNING)) for r in reports)
+    sys.exit(EXIT_FOUND if failed else EXIT_OK)
+
+
+def _want_progress(files: int) -> bool:
+    """A progress bar on standard error when it is a terminal and there are many files."""
+    return sys.stderr.isatty() and files >= 10
 
 
 @main.command()

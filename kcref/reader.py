@@ -331,13 +331,16 @@ def syntax_diagnostic(line: str, exc: pp.ParseBaseException, path: str, lineno: 
             hint = _did_you_mean(first, _STARTERS + ("draw", "pass"))
             if not hint and "->" not in line and _ENDS_WITH_AMOUNT.search(line):
                 hint = _did_you_mean(first, grammar.ASSERTION_WORDS)
-            if not hint and ":" not in line:
+            if not hint and ":" not in line and word:
                 hint = f"; a turn needs ':' after the player ('{word}: ACTION; ACTION; ...')"
         else:
             hint = _did_you_mean(first, _STARTERS)
         code = "KC101"
-        message = (f"'{word}' does not start a log line: expected a tag [Name \"value\"], hand, deal, "
-                   f"layout, blocked, reveal, or a turn 'PLAYER: ACTION; ...'{hint}")
+        if hint:
+            message = f"'{word}' does not start a log line{hint}"
+        else:
+            message = (f"'{word}' does not start a log line: expected a tag [Name \"value\"], hand, deal, "
+                       f"layout, blocked, reveal, score, chips, paid, pot, or a turn 'PLAYER: ACTION; ...'")
     elif expected.startswith("';' between actions") and _card_problem(word):
         code, message = "KC102", str(_card_problem(word))
     elif expected.startswith("a card"):

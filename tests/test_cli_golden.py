@@ -39,7 +39,7 @@ def test_many_files_in_order(in_root: Path) -> None:
     code, out = run("check", "--no-source", "samples/invalid/no-hand.log", "samples/invalid/no-players.log")
     assert code == 1
     assert out.index("no-hand.log") < out.index("no-players.log")
-    assert out.splitlines()[-1] == "2 files, 1 hand: 1 error, 1 warning, 0 notes"
+    assert out.splitlines()[-1] == "2 files, 1 hand, 1 error, 1 warning, 0 penalties, 0 notes"
 
 
 def test_usage_errors_exit_2(in_root: Path) -> None:

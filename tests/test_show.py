@@ -67,7 +67,7 @@ def test_play_writes_a_clean_log(tmp_path: Path) -> None:
                                        "--hands", "3", "--bot", "random", "-o", str(out)])
     assert result.exit_code == 0, result.output
     check = CliRunner().invoke(main, ["check", "--no-source", str(out)])
-    assert check.exit_code == 0 and "1 file, 3 hands: 0 errors, 0 warnings" in check.output
+    assert check.exit_code == 0 and "1 file, 3 hands, 0 errors, 0 warnings" in check.output
     again = CliRunner().invoke(main, ["play", "-n", "4", "--rules", "commercial", "--seed", "7",
                                       "--hands", "3", "--bot", "random"])
     assert again.output == out.read_text(encoding="utf-8")
