@@ -39,7 +39,7 @@ import reader_bench  # noqa: E402
 from kcref.check import check_file  # noqa: E402
 from kcref.play import play_log  # noqa: E402
 
-SUMMARY = re.compile(r"(\d+) files?, (\d+) hands?: (\d+) errors?, (\d+) warnings?, (\d+) notes?")
+SUMMARY = re.compile(r"(\d+) files?, (\d+) hands?, (\d+) errors?, (\d+) warnings?, (\d+) penalt(?:y|ies), (\d+) notes?")
 
 
 def median(fn: Callable[[], object], runs: int) -> float:

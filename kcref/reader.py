@@ -80,6 +80,21 @@ def _fast_name(head: str) -> str | None:
     return result
 
 
+_piece_cache: dict[str, tuple[Action, int]] = {}
+
+
+def _fast_piece(piece: str) -> tuple[Action, int] | None:
+    """A piece of a turn line between ';' as (action, blanks before it), or None to decline."""
+    text = piece.strip(" \t")
+    action = _fast_action(text) if text else None
+    if action is None:
+        return None
+    hit = (action, len(piece) - len(piece.lstrip(" \t")))
+    if len(_piece_cache) < 100_000:
+        _piece_cache[piece] = hit
+    return hit
+
+
 def fast_turn(line: str, path: str, lineno: int) -> Turn | None:
     """Read a well-formed turn line quickly; None means "not sure, ask the grammar"."""
     head, colon, rest = line.partition(":")
@@ -99,15 +114,15 @@ def fast_turn(line: str, path: str, lineno: int) -> Turn | None:
     actions: list[Action] = []
     cols: list[int] = []
     offset = len(head) + 2  # 1-based column of the first character after ':'
+    get = _piece_cache.get
     for piece in pieces:
-        text = piece.strip(" \t")
-        if not text:
-            return None
-        action = _fast_action(text)
-        if action is None:
-            return None
-        actions.append(action)
-        cols.append(offset + len(piece) - len(piece.lstrip(" \t")))
+        hit = get(piece)
+        if hit is None:
+            hit = _fast_piece(piece)
+            if hit is None:
+                return None
+        actions.append(hit[0])
+        cols.append(offset + hit[1])
         offset += len(piece) + 1
     return Turn(player, tuple(actions), Span(path, lineno, 1), comment, tuple(cols))
 
