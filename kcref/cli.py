@@ -312,3 +312,21 @@ def score(files: tuple[str, ...], by: str, fmt: str, chart: bool, ascii_only: bo
     click.echo(result.out, nl=False)
     click.echo(result.err, nl=False, err=True)
     sys.exit(result.status)
+
+
+@main.command()
+@click.argument("shell", type=click.Choice(["bash", "zsh", "fish"]))
+def completion(shell: str) -> None:
+    """Print the shell completion script for SHELL; load it from your shell's start-up file.
+
+    \b
+    Examples:
+      eval "$(kcref completion bash)"        # in ~/.bashrc
+      eval "$(kcref completion zsh)"         # in ~/.zshrc
+      kcref completion fish > ~/.config/fish/completions/kcref.fish
+    """
+    from click.shell_completion import get_completion_class
+
+    cls = get_completion_class(shell)
+    assert cls is not None  # the three choices are click's own
+    click.echo(cls(main, {}, "kcref", "_KCREF_COMPLETE").source())
