@@ -21,12 +21,10 @@ import argparse
 import os
 import re
 import resource
-import statistics
 import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -40,15 +38,6 @@ from kcref.check import check_file  # noqa: E402
 from kcref.play import play_log  # noqa: E402
 
 SUMMARY = re.compile(r"(\d+) files?, (\d+) hands?, (\d+) errors?, (\d+) warnings?, (\d+) penalt(?:y|ies), (\d+) notes?")
-
-
-def median(fn: Callable[[], object], runs: int) -> float:
-    times = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
 
 
 def kcref_cmd() -> list[str]:
@@ -79,8 +68,8 @@ def main(argv: list[str] | None = None) -> int:
         # reader against the ceiling
         path = os.path.join(tmp, "reader.log")
         lines = reader_bench.generate(path, 200_000)
-        ceiling = median(lambda: reader_bench.tokenize_file(path), args.runs)
-        reader = median(lambda: reader_bench.read_all(path), args.runs)
+        ceiling = reader_bench.median_time(lambda: reader_bench.tokenize_file(path), args.runs)
+        reader = reader_bench.median_time(lambda: reader_bench.read_all(path), args.runs)
         ratio = ceiling / reader
         rows.append(("reader", f"{lines / reader:,.0f} lines/s = {ratio:.0%} of the re ceiling "
                                f"({lines / ceiling:,.0f} lines/s)", ">= 50% of the ceiling", ratio >= 0.5))
@@ -90,13 +79,13 @@ def main(argv: list[str] | None = None) -> int:
         check_bench.generate(log, 2000)
         report = check_file(log)
         actions = sum(h.actions for h in report.hands)
-        seconds = median(lambda: check_file(log), args.runs)
+        seconds = reader_bench.median_time(lambda: check_file(log), args.runs)
         rows.append(("check", f"{actions / seconds:,.0f} actions/s ({actions:,} actions, 2,000 hands)",
                      ">= 100,000 actions/s", actions / seconds >= 100_000))
 
         # self-play
         hands = 500
-        seconds = median(lambda: sum(1 for _ in play_log(4, "commercial", seed=1, hands=hands)), args.runs)
+        seconds = reader_bench.median_time(lambda: sum(1 for _ in play_log(4, "commercial", seed=1, hands=hands)), args.runs)
         rows.append(("play", f"{hands / seconds:,.0f} hands/s (greedy bot, 4 players)", "(no target)", True))
 
         # start-up

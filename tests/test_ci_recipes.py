@@ -2,18 +2,16 @@
 
 from __future__ import annotations
 
-import os
 import re
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
 from kcref.cli import main
-from tests.util import ROOT
+from tests.util import ROOT, shell_env
 
 DOC = (ROOT / "docs" / "ci.md").read_text(encoding="utf-8")
 
@@ -29,17 +27,11 @@ def block(heading: str, lang: str) -> str:
 @pytest.fixture
 def shell(tmp_path: Path) -> tuple[Path, dict[str, str]]:
     """A folder with nights/ (two good logs) and a `kcref` on PATH that runs this checkout."""
-    bin_dir = tmp_path / "bin"
-    bin_dir.mkdir()
-    shim = bin_dir / "kcref"
-    shim.write_text(f'#!/bin/sh\nexec "{sys.executable}" -m kcref "$@"\n', encoding="utf-8")
-    shim.chmod(0o755)
     nights = tmp_path / "nights"
     nights.mkdir()
     for name in ("classic-night.log", "commercial-night.log"):
         shutil.copy(ROOT / "samples" / name, nights / name)
-    env = {**os.environ, "PATH": f"{bin_dir}{os.pathsep}{os.environ['PATH']}", "PYTHONPATH": str(ROOT)}
-    env.pop("GITHUB_ACTIONS", None)
+    env = shell_env(tmp_path)
     return tmp_path, env
 
 

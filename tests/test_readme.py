@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import os
 import re
 import subprocess
-import sys
 from pathlib import Path
 
-from tests.util import ROOT, UPDATE
+from tests.util import ROOT, UPDATE, shell_env
 
 README = ROOT / "README.md"
 BLOCK = re.compile(r"```\n(\$ .*?)```", re.S)
@@ -26,14 +24,8 @@ def sessions(text: str) -> list[tuple[str, str]]:
 
 
 def test_readme_sessions(tmp_path: Path) -> None:
-    bin_dir = tmp_path / "bin"
-    bin_dir.mkdir()
-    (bin_dir / "kcref").write_text(f'#!/bin/sh\nexec "{sys.executable}" -m kcref "$@"\n', encoding="utf-8")
-    (bin_dir / "kcref").chmod(0o755)
     (tmp_path / "samples").symlink_to(ROOT / "samples")
-    env = {**os.environ, "PATH": f"{bin_dir}{os.pathsep}{os.environ['PATH']}", "PYTHONPATH": str(ROOT)}
-    env.pop("GITHUB_ACTIONS", None)
-    env.pop("NO_COLOR", None)
+    env = shell_env(tmp_path)
     text = README.read_text(encoding="utf-8")
     found = sessions(text)
     assert len(found) >= 10

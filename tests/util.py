@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -16,3 +17,16 @@ def assert_golden(path: Path, actual: str) -> None:
         return
     assert path.exists(), f"missing golden file {path} (run with KCREF_UPDATE_GOLDEN=1 to create it)"
     assert actual == path.read_text(encoding="utf-8")
+
+
+def shell_env(folder: Path) -> dict[str, str]:
+    """An environment whose ``kcref`` on PATH runs this checkout (for tests that run shell lines)."""
+    bin_dir = folder / "bin"
+    bin_dir.mkdir(exist_ok=True)
+    shim = bin_dir / "kcref"
+    shim.write_text(f'#!/bin/sh\nexec "{sys.executable}" -m kcref "$@"\n', encoding="utf-8")
+    shim.chmod(0o755)
+    env = {**os.environ, "PATH": f"{bin_dir}{os.pathsep}{os.environ['PATH']}", "PYTHONPATH": str(ROOT)}
+    for name in ("GITHUB_ACTIONS", "NO_COLOR"):
+        env.pop(name, None)
+    return env
