@@ -61,7 +61,7 @@ def check(files: tuple[str, ...], fmt: str | None, globs: tuple[str, ...], jobs:
     paths = expand_paths(files, globs or DEFAULT_GLOBS)
     if not paths:
         raise click.UsageError(f"no log files found in {', '.join(files)} (looked for {', '.join(globs or DEFAULT_GLOBS)})")
-    out = click.get_text_stream("stdout")
+    out = sys.stdout
     printer = PRINTERS[fmt](out, show_source=not no_source, quiet=quiet, strict=strict)
     reports: list[FileReport] = []
 
