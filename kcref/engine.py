@@ -479,15 +479,7 @@ def end_turn(t: Table) -> None:
     else:
         t.idle = 0
     t.turns += 1
-    t.player = (seat + 1) % t.n
-    t.step = 0
-    t.drawn = False
-    t.draw_step = -1
-    t.plays = 0
-    t.closed = ""
-    t.pending_king = None
-    t.maybe_king = False
-    t.started_empty = t.stock == 0
+    t.new_turn((seat + 1) % t.n)
 
 
 # --- the legal actions -----------------------------------------------------------------------

@@ -124,22 +124,8 @@ class Table:
         self.dealt_kings: list[frozenset[Card] | None] = [None] * self.n
         """The Kings each player was dealt; ``None`` where the deal is unknown."""
         self.kings_judged: list[bool] = [False] * self.n
-        # --- the turn in progress
-        self.player = (dealer + 1) % self.n
-        self.step = 0
-        """Actions taken so far this turn."""
-        self.drawn = False
-        self.draw_step = -1
-        self.plays = 0
-        self.closed = ""
-        """When nothing more may happen this turn, the code that says why (KC311 after the draw
-        at the end of the turn, KC327 after placing a drawn King, KC322 after a pass, KC319
-        after going out); empty while the turn is open."""
-        self.pending_king: Card | None = None
-        """A drawn King that the next action must place in an empty corner."""
-        self.maybe_king = False
-        """The card just drawn is unknown and might be such a King."""
-        self.started_empty = False
+        # --- the turn in progress (see ``new_turn``)
+        self.new_turn((dealer + 1) % self.n)
         self.idle = 0
         """Turns in a row that started with the stock empty and made no play."""
         self.turns = 0
@@ -156,6 +142,25 @@ class Table:
         self.unchecked: dict[Unchecked, set[int]] = {}
 
     # --- reading the table -----------------------------------------------------------------
+
+    def new_turn(self, player: int) -> None:
+        """Open the turn of ``player``: nothing done yet."""
+        self.player = player
+        self.step = 0
+        """Actions taken so far this turn."""
+        self.drawn = False
+        self.draw_step = -1
+        self.plays = 0
+        self.closed = ""
+        """When nothing more may happen this turn, the code that says why (KC311 after the draw
+        at the end of the turn, KC327 after placing a drawn King, KC322 after a pass, KC319
+        after going out); empty while the turn is open."""
+        self.pending_king: Card | None = None
+        """A drawn King that the next action must place in an empty corner."""
+        self.maybe_king = False
+        """The card just drawn is unknown and might be such a King."""
+        self.started_empty = self.stock == 0
+        """The turn began with the stock empty (a blocked hand is a round of such turns)."""
 
     @property
     def over(self) -> bool:
