@@ -104,6 +104,8 @@ class Deal:
     comment: str = ""
     cols: tuple[int, ...] = field(default=(), compare=False)
     """Column of each card."""
+    player_col: int = field(default=0, compare=False)
+    """Column of the player's name."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,6 +148,8 @@ class Reveal:
     span: Span = field(default=NOWHERE, compare=False)
     comment: str = ""
     cols: tuple[int, ...] = field(default=(), compare=False)
+    player_col: int = field(default=0, compare=False)
+    """Column of the player's name."""
 
 
 class Quantity(enum.Enum):

@@ -172,7 +172,7 @@ def fast_line(line: str, path: str, lineno: int) -> Event | None:
             toks = list(_CARD_TOKEN.finditer(m["cards"]))
             cls = Deal if m["kw"][0] in "Dd" else Reveal
             return cls(m["name"], tuple(parse_card(t.group()) for t in toks), Span(path, lineno, 1),
-                       _comment(m), tuple(start + t.start() + 1 for t in toks))
+                       _comment(m), tuple(start + t.start() + 1 for t in toks), m.start("name") + 1)
     elif first in "Ll":
         m = _FAST_LAYOUT.fullmatch(line)
         if m is not None:
@@ -234,7 +234,7 @@ def _event(result: pp.ParseResults, path: str, lineno: int, comment: str) -> Eve
         cards = toks[2:]
         cls = Deal if kind == "deal" else Reveal
         return cls(toks[1].text, tuple(_card(t) for t in cards), span, comment,
-                   tuple(t.loc + 1 for t in cards))
+                   tuple(t.loc + 1 for t in cards), toks[1].loc + 1)
     if kind == "layout":
         entries = [list(g) for g in toks[1:]]
         return Layout(tuple((_pile(p), _card(c)) for p, c in entries), span, comment,

@@ -52,7 +52,7 @@ def _problems(record: HandRecord, previous_number: int | None) -> Iterator[Diagn
         if isinstance(event, (Deal, Turn, Reveal)):
             found = record.seat(event.player)
             if found is None:
-                col = at.col if not isinstance(event, (Deal, Reveal)) else at.col + len(type(event).__name__) + 1
+                col = event.player_col or at.col if isinstance(event, (Deal, Reveal)) else at.col
                 yield unknown_player(event.player, record.players, Span(at.path, at.line, col))
                 continue
             seat = found
