@@ -20,11 +20,9 @@ from __future__ import annotations
 import argparse
 import os
 import re
-import resource
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent

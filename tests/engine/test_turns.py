@@ -189,7 +189,7 @@ def _empty_stock(opts=None):
 
 def test_blocked_after_a_full_round_without_play() -> None:
     t = _empty_stock()
-    for k in range(5):
+    for _ in range(5):
         play(t, "pass")
         assert not t.blocked
         with pytest.raises(IllegalAction) as e:
