@@ -271,7 +271,8 @@ class Position(NamedTuple):
 
 def table_at(record: HandRecord, line: int | None = None, stacks: Mapping[str, int] | None = None,
              pot: int = 0) -> Position:
-    """Replay ``record`` up to and including ``line`` (default: to its end, settled)."""
+    """Replay ``record`` up to and including ``line`` (default: to its end); once someone has gone
+    out the chips are settled, as they are the moment the hand ends."""
     replay = _Replay(record)
     if not record.valid:
         return Position(None, None)
@@ -279,8 +280,8 @@ def table_at(record: HandRecord, line: int | None = None, stacks: Mapping[str, i
     replay.start(stacks, pot if keeps else 0)
     replay.run(line)
     t = replay.table
-    if t is not None and line is None and t.winner is not None and not replay.stopped:
-        settle(t)
+    if t is not None and t.winner is not None and not replay.stopped:
+        settle(t)  # the hand ends the moment someone goes out: cards left are paid, the pot taken
     error = next((d for d in replay.diagnostics if d.is_error), None)
     return Position(t, error)
 
