@@ -15,6 +15,7 @@ CASES = [
     ("classic-end", ["samples/classic-night.log"]),
     ("classic-hand2", ["samples/classic-night.log", "--hand", "2"]),
     ("commercial-line25-full", ["samples/commercial-night.log", "--line", "25", "--full"]),
+    ("commercial-line14-midhand", ["samples/commercial-night.log", "--line", "14"]),
     ("family-hand3", ["samples/family-night.log", "--hand", "3"]),
     ("illegal-line14", ["samples/invalid/illegal-plays.log", "--line", "14"]),
 ]
