@@ -216,6 +216,7 @@ class _Replay:
             pot_start=pot_start, pot=pot, pot_left=t.pot if t is not None else pot_start,
             penalties=tuple(self.penalties), diagnostics=tuple(self.diagnostics),
             actions=self.actions,
+            unvalued=tuple(sorted(t.unchecked.get(Unchecked.CARDS_LEFT, ()))) if t is not None else (),
         )
 
     @staticmethod

@@ -11,7 +11,6 @@ from collections.abc import Callable, Mapping
 from typing import NamedTuple
 
 from .options import Scoring
-from .table import Unchecked
 from .verdict import HandVerdict
 
 HIGHEST_WINS = frozenset({Scoring.NONE, Scoring.CHIPS, Scoring.CHIP_STACKS})
@@ -25,10 +24,6 @@ UNITS: Mapping[Scoring, str] = {
     Scoring.PENALTY: "points", Scoring.PIPS: "points", Scoring.DUTCH: "points",
 }
 """What the points of each system count, in words."""
-
-# The referee marks a hand's cards left as not valued (KC502) with this phrase; it is how a
-# chips hand says that what the losers paid for their cards is only a lower bound.
-_CARDS_LEFT_UNKNOWN = Unchecked.CARDS_LEFT.value.split("{who}")[0]
 
 
 def highest_wins(scoring: Scoring) -> bool:
@@ -85,12 +80,9 @@ def unknown_value(v: HandVerdict) -> tuple[str, ...]:
     scoring = v.options.scoring
     if v.points is not None:
         return tuple(name for name, p in zip(v.players, v.points) if p is None)
-    valued = not any(d.code == "KC502" and _CARDS_LEFT_UNKNOWN in d.message for d in v.diagnostics)
-    if scoring not in CHIP_SYSTEMS or v.winner is None or valued:
+    if scoring not in CHIP_SYSTEMS or v.winner is None:
         return ()
-    # Unknown cards are valued exactly for every player or for none (see points.hand_value).
-    return tuple(name for seat, name in enumerate(v.players)
-                 if seat != v.winner and isinstance(v.cards_left[seat], int) and v.cards_left[seat])
+    return tuple(v.players[seat] for seat in v.unvalued)
 
 
 def hand_score(v: HandVerdict) -> HandScore:

@@ -64,6 +64,9 @@ class HandVerdict:
     diagnostics: tuple[Diagnostic, ...]
     actions: int
     """Actions judged."""
+    unvalued: tuple[int, ...] = ()
+    """Seats whose cards left could not be valued exactly (unknown cards, no reveal): their
+    points are None, and the chips they paid for them are the least those cards can be worth."""
 
     @property
     def finished(self) -> bool:
