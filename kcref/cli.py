@@ -54,13 +54,14 @@ def check(files: tuple[str, ...], fmt: str | None, globs: tuple[str, ...], jobs:
     import os
 
     from .check import FileReport, check_file, check_paths
-    from .discover import DEFAULT_GLOBS, expand_paths
+    from .discover import DEFAULT_GLOBS, NoLogs, expand_paths
     from .output import PRINTERS
 
     fmt = fmt or ("github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text")
-    paths = expand_paths(files, globs or DEFAULT_GLOBS)
-    if not paths:
-        raise click.UsageError(f"no log files found in {', '.join(files)} (looked for {', '.join(globs or DEFAULT_GLOBS)})")
+    try:
+        paths = expand_paths(files, globs or DEFAULT_GLOBS)
+    except NoLogs as exc:
+        raise click.UsageError(str(exc)) from None
     out = sys.stdout
     printer = PRINTERS[fmt](out, show_source=not no_source, quiet=quiet, strict=strict)
     reports: list[FileReport] = []

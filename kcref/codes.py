@@ -59,6 +59,7 @@ CODES: tuple[CodeInfo, ...] = (
     CodeInfo("KC213", E, "a deal or layout line comes after the hand's first turn"),
     CodeInfo("KC214", W, "a hand number is out of sequence"),
     CodeInfo("KC215", E, "a hand has no layout at all"),
+    CodeInfo("KC216", W, "the dealer written is not the player the deal passes to (the next seat to the left)"),
     # --- rules of play (the referee)
     CodeInfo("KC301", E, "a card does not fit on the pile's top card (one rank lower, opposite colour)"),
     CodeInfo("KC302", E, "nothing can be played on an Ace"),

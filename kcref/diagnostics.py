@@ -41,12 +41,24 @@ def diagnostic(path: str, line: int, column: int, code: str, message: str, sourc
     return Diagnostic(path, line, column, BY_CODE[code].severity, code, message, source)
 
 
+# Control characters (but tab) from a log must not reach a terminal as they are: each becomes
+# one U+FFFD, so the caret still lines up under the column.
+_CONTROLS = {c: "\ufffd" for c in [*range(0x00, 0x09), *range(0x0A, 0x20), *range(0x7F, 0xA0)]}
+_CONTROLS_BUT_BREAKS = {c: r for c, r in _CONTROLS.items() if c not in (0x0A, 0x0D)}
+
+
+def printable(text: str, keep_breaks: bool = False) -> str:
+    """``text`` with every control character but tab (and CR, LF with ``keep_breaks``) replaced
+    by U+FFFD."""
+    return text.translate(_CONTROLS_BUT_BREAKS if keep_breaks else _CONTROLS)
+
+
 def format_text(d: Diagnostic, show_source: bool = True) -> str:
     """``path:line:col: severity CODE message``, then the source line and a caret."""
-    head = f"{d.path}:{d.line}:{d.column}: {d.severity.value} {d.code} {d.message}"
+    head = printable(f"{d.path}:{d.line}:{d.column}: {d.severity.value} {d.code} {d.message}")
     if not show_source or not d.source or d.line <= 0:
         return head
-    src = d.source.rstrip("\r\n")
+    src = printable(d.source.rstrip("\r\n"))
     # The caret sits under the column; tabs before it are kept so that it lines up in a terminal.
     pad = "".join("\t" if ch == "\t" else " " for ch in src[: max(d.column - 1, 0)])
     return f"{head}\n    {src}\n    {pad}^"
@@ -63,8 +75,8 @@ def _gh_escape_prop(s: str) -> str:
 def format_github(d: Diagnostic) -> str:
     """A GitHub Actions workflow command (``::error file=…,line=…,col=…,title=CODE::message``)."""
     kind = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "notice"}[d.severity]
-    props = f"file={_gh_escape_prop(d.path)},line={d.line},col={d.column},title={_gh_escape_prop(d.code)}"
-    return f"::{kind} {props}::{_gh_escape_data(d.message)}"
+    props = f"file={_gh_escape_prop(printable(d.path, keep_breaks=True))},line={d.line},col={d.column},title={_gh_escape_prop(d.code)}"
+    return f"::{kind} {props}::{_gh_escape_data(printable(d.message, keep_breaks=True))}"
 
 
 def format_json(diagnostics: Iterable[Diagnostic], **extra: object) -> str:

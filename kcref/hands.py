@@ -6,6 +6,7 @@ option tags) and reports the problems that need only the tags: KC201-KC207.
 
 from __future__ import annotations
 
+import datetime
 import difflib
 import re
 from dataclasses import dataclass, field
@@ -92,6 +93,17 @@ class _Context:
         return cached
 
 
+def _is_date(text: str) -> bool:
+    """A real calendar date written YYYY-MM-DD (``2026-02-30`` is not one)."""
+    if not DATE.fullmatch(text):
+        return False
+    try:
+        datetime.date.fromisoformat(text)
+    except ValueError:
+        return False
+    return True
+
+
 def split_players(value: str) -> list[str]:
     """The names of a ``Players`` tag value, in seat order."""
     return [n.strip() for n in value.split(",")]
@@ -134,7 +146,7 @@ def _check_tag(tag: Tag, ctx: _Context) -> list[Diagnostic]:
                                                 f"{_suggest(tag.value.lower(), PRESETS_BY_NAME)}")]
         ctx.rules = tag.value.strip().lower()
         return []
-    if tag.name == "Date" and not DATE.fullmatch(tag.value.strip()):
+    if tag.name == "Date" and not _is_date(tag.value.strip()):
         return [diagnostic(*where, "KC206", f"Date '{tag.value}' is not a date written YYYY-MM-DD")]
     spec = OPTION_TAGS_BY_NAME.get(key)
     if spec is not None:
@@ -185,6 +197,7 @@ def iter_hands(items: Iterable[Item], path: str) -> Iterator[HandRecord | Diagno
                           tuple(events), valid=not broken and bool(players))
 
     unreadable = False
+    previous_players: tuple[str, ...] | None = None
     for item in items:
         if isinstance(item, Diagnostic):
             unreadable = unreadable or item.code in UNREADABLE
@@ -212,7 +225,14 @@ def iter_hands(items: Iterable[Item], path: str) -> Iterator[HandRecord | Diagno
                 yield found
                 dealer, broken = None, True
             else:
+                passed_to = None if dealer is None or previous_players != players else (dealer + 1) % len(players)
+                if item.dealer is not None and passed_to is not None and found is not None and found != passed_to:
+                    yield diagnostic(path, item.span.line, item.dealer_col, "KC216",
+                                     f"the deal passes left, to {players[passed_to]}, not to "
+                                     f"{players[found]}: the turns are judged from {players[found]}'s left "
+                                     f"as written")
                 dealer = found
+            previous_players = players
             record_ctx = (players, ctx.options(), ctx.rules, tuple(ctx.tags.values()))
         elif isinstance(item, TRIVIA):
             continue

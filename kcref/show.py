@@ -127,7 +127,7 @@ def render(located: Located, position: Position, style: Style) -> str:
     number = record.number if record.number is not None else record.index
     lines = [f"{record.path}: hand {number}, {record.rules} rules, dealer {record.players[record.dealer]}, {where}"]
     if t is None:
-        lines.append("the hand cannot be replayed: its set-up has errors (kcref check shows them)")
+        lines.append("the hand cannot be replayed: it has syntax or set-up errors (kcref check shows them)")
         return "\n".join(lines) + "\n"
     if position.error is not None:
         e = position.error

@@ -50,6 +50,20 @@ def test_directories_are_searched(nights: Path) -> None:
 def test_no_logs_found_is_usage(tmp_path: Path) -> None:
     code, out = run("check", str(tmp_path))
     assert code == 2 and "no log files found" in out
+    (tmp_path / "empty").mkdir()
+    good = str(ROOT / "samples" / "classic-night.log")
+    code, out = run("check", good, str(tmp_path / "empty"))
+    assert code == 2 and f"no log files found in {tmp_path / 'empty'}" in out
+
+
+def test_control_characters_never_reach_the_terminal(tmp_path: Path) -> None:
+    log = tmp_path / "esc.log"
+    log.write_bytes(b'[Players "Ann, Bob"]\nhand 1\nlayout N:8H E:7C S:KD W:9S\nBob: pa\x1b[2Jss\n')
+    code, out = run("check", str(log))
+    assert code == 1 and "\x1b" not in out
+    assert "found 'pa\ufffd'" in out and "    Bob: pa\ufffd[2Jss\n         ^" in out
+    code, out = run("check", "--format", "github", str(log))
+    assert "\x1b" not in out
 
 
 def test_jobs_keep_the_order(nights: Path) -> None:

@@ -68,3 +68,10 @@ def test_unknown_player_is_pointed_at_exactly() -> None:
     text = '[Players "Ann, Bob"]\nhand 1\ndeal   Dan: 3H 7C QS 2D 9H 4S 5C\nlayout N:5D E:JS S:KH W:2C\nreveal\tZed: 3C\n'
     found = [(d.code, d.line, d.column) for d in check_text(text).diagnostics]
     assert found == [("KC205", 3, 8), ("KC205", 5, 8)]
+
+
+def test_dates_must_be_real() -> None:
+    for value, ok in (("2026-11-27", True), ("2024-02-29", True), ("2025-02-29", False),
+                      ("2026-13-45", False), ("0000-00-00", False), ("2026-2-3", False)):
+        codes_found = [d.code for d in check_text(f'[Date "{value}"]\n[Players "Ann, Bob"]\n').diagnostics]
+        assert ("KC206" not in codes_found) is ok, value
