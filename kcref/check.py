@@ -19,10 +19,10 @@ from .assertions import check_assertions
 from .codes import Severity
 from .diagnostics import Diagnostic
 from .events import Tag
-from .hands import UNREADABLE, HandRecord, iter_hands
+from .hands import UNREADABLE, HandRecord
 from .reader import read_file, read_stream, read_text
 from .referee import referee_hands
-from .setup import check_hand
+from .setup import checked_hands
 from .verdict import HandVerdict
 
 Emit = Callable[[Diagnostic], None]
@@ -127,18 +127,14 @@ def check_items(items: Iterable[object], path: str, *, keep_hands: bool = True, 
         pending.clear()
 
     def records() -> Iterator[HandRecord]:
-        previous_number: int | None = None
-        for item in iter_hands(items, path):  # type: ignore[arg-type]
+        for item in checked_hands(items, path):  # type: ignore[arg-type]
             if isinstance(item, Diagnostic):
                 pending.append(item)
             elif isinstance(item, Tag):
                 report.tags.append(item)
             else:
-                record, diags = check_hand(item, previous_number)
-                previous_number = record.number
-                pending.extend(diags)
-                judged.append(record)
-                yield record
+                judged.append(item)
+                yield item
 
     for verdict in referee_hands(records()):
         record = judged.popleft()

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Iterator
+from typing import Iterable, Iterator
 
 from .cards import FOUNDATIONS, Card
 from .diagnostics import Diagnostic, diagnostic
-from .events import Blocked, Deal, Draw, Layout, Reveal, Span, Turn
-from .hands import HandRecord, unknown_player
+from .events import Blocked, Deal, Draw, Layout, Reveal, Span, Tag, Turn
+from .hands import HandRecord, iter_hands, unknown_player
+from .reader import Item
 
 DEAL_SIZE = 7
 
@@ -19,6 +20,20 @@ def check_hand(record: HandRecord, previous_number: int | None = None) -> tuple[
     if any(d.is_error for d in diags):
         record = replace(record, valid=False)
     return record, diags
+
+
+def checked_hands(items: Iterable[Item], path: str) -> Iterator[HandRecord | Diagnostic | Tag]:
+    """:func:`~kcref.hands.iter_hands` with each hand's set-up checked: a hand's set-up
+    diagnostics come just before the hand, which is marked invalid when any is an error."""
+    previous_number: int | None = None
+    for item in iter_hands(items, path):
+        if isinstance(item, HandRecord):
+            record, diags = check_hand(item, previous_number)
+            previous_number = record.number
+            yield from diags
+            yield record
+        else:
+            yield item
 
 
 def _problems(record: HandRecord, previous_number: int | None) -> Iterator[Diagnostic]:

@@ -7,12 +7,12 @@ from typing import NamedTuple
 
 from .cards import Card, Pile, Suit
 from .diagnostics import Diagnostic
-from .hands import HandRecord, iter_hands
+from .hands import UNREADABLE, HandRecord
 from .moves import in_order
 from .options import Scoring
 from .reader import read_file
 from .referee import Position, referee_hand, table_at
-from .setup import check_hand
+from .setup import checked_hands
 from .table import Table
 
 RED = (Suit.H, Suit.D)
@@ -48,13 +48,10 @@ class Text(NamedTuple):
 
 
 def _records(path: str) -> Iterator[HandRecord]:
-    previous: int | None = None
-    for item in iter_hands(read_file(path), path):
+    for item in checked_hands(read_file(path), path):
         if isinstance(item, HandRecord):
-            record, _ = check_hand(item, previous)
-            previous = record.number
-            yield record
-        elif isinstance(item, Diagnostic) and item.code in ("KC001", "KC002", "KC003"):
+            yield item
+        elif isinstance(item, Diagnostic) and item.code in UNREADABLE:
             raise LookupError(f"{path}: {item.message}")
 
 
