@@ -55,7 +55,7 @@ CODES: tuple[CodeInfo, ...] = (
     CodeInfo("KC209", E, "a player's deal is recorded twice in one hand"),
     CodeInfo("KC210", E, "a card appears twice in one hand (deals, layout, draws, plays, reveals)"),
     CodeInfo("KC211", E, "the layout does not name N, E, S and W once each"),
-    CodeInfo("KC212", E, "the hand has no layout before its first turn, or two layouts"),
+    CodeInfo("KC212", E, "the hand has no layout before its first turn (or blocked or reveal line), or two layouts"),
     CodeInfo("KC213", E, "a deal or layout line comes after the hand's first turn"),
     CodeInfo("KC214", W, "a hand number is out of sequence"),
     CodeInfo("KC215", E, "a hand has no layout at all"),
@@ -97,6 +97,8 @@ CODES: tuple[CodeInfo, ...] = (
     CodeInfo("KC501", W, "the hand stops before anyone goes out and it is not blocked (unfinished)"),
     CodeInfo("KC502", I, "some checks could not be made because some cards are unknown"),
     CodeInfo("KC503", W, "a player's chip stack went below zero: the debt is reported, never clipped"),
+    CodeInfo("KC504", I, "the hand is not refereed past a line that cannot be judged (fix that line first)"),
+    CodeInfo("KC505", W, "the hand is too long to referee: it is not refereed past the line named"),
     # --- assertions in the log (score, chips, paid, pot lines)
     CodeInfo("KC601", E, "an assertion does not match what kcref counts (the message gives both numbers)"),
     CodeInfo("KC602", E, "an assertion about chips (chips, paid, pot) in a hand where no chips are played"),

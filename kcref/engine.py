@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 
-from .cards import CORNERS, DECK, Card, Pile
+from .cards import CORNERS, DECK, FOUNDATIONS, Card, Pile
 from .events import PASS, Action, Draw, MovePile, Pass, PlayCard
 from .judge import (
     IllegalAction,
@@ -383,22 +383,35 @@ def _missed_draw_error(t: Table) -> IllegalAction | None:
 
 
 def _held_dealt_kings(t: Table) -> list[Card]:
-    """The dealt Kings the player still holds, when forced Kings judge them now."""
+    """The dealt Kings of the player that are not in a corner, when forced Kings judge them
+    now: still in hand, or played onto a foundation (which does not meet the duty)."""
     seat = t.player
     dealt = t.dealt_kings[seat]
     if not t.policy.forced_dealt or t.kings_judged[seat] or not dealt:
         return []
-    return [k for k in in_order(dealt) if k in t.hand.known]
+    cornered = {t.piles[c][0] for c in CORNERS if t.piles[c]}
+    return [k for k in in_order(dealt) if k not in cornered]
+
+
+def _where_king(t: Table, king: Card) -> str:
+    """How a dealt King that is not in a corner is described: held, or played onto a pile."""
+    if king in t.hand.known:
+        return f"still holds the dealt King {king}"
+    pile = next((p for p in FOUNDATIONS if king in t.piles[p]), None)
+    return f"played the dealt King {king} onto {pile.value if pile else 'a foundation'}, not into a corner"
 
 
 def _kings_held_error(t: Table, held: list[Card], step: int) -> IllegalAction:
-    kings = names_list([str(k) for k in held])
-    return IllegalAction("KC318", f"{t.name} still holds the dealt King{'s' if len(held) > 1 else ''} "
-                                  f"{kings}: Kings must go to a corner on the first turn", step)
+    if all(k in t.hand.known for k in held):
+        kings = names_list([str(k) for k in held])
+        what = f"still holds the dealt King{'s' if len(held) > 1 else ''} {kings}"
+    else:
+        what = names_list([_where_king(t, k) for k in held])
+    return IllegalAction("KC318", f"{t.name} {what}: Kings must go to a corner on the first turn", step)
 
 
 def _judge_dealt_kings(t: Table, step: int) -> None:
-    """Forced Kings: at the end of the owner's first turn each dealt King still held is a fault."""
+    """Forced Kings: at the end of the owner's first turn each dealt King not in a corner is a fault."""
     seat = t.player
     if not t.policy.forced_dealt or t.kings_judged[seat]:
         return
@@ -412,8 +425,8 @@ def _judge_dealt_kings(t: Table, step: int) -> None:
         raise _kings_held_error(t, held, step)
     chips = t.options.king_held_chips
     for k in held:
-        _pay(t, seat, chips, "KC403", f"{t.name} held the dealt King {k} past the first turn: "
-                                      f"pays {plural(chips, 'chip')}", step)
+        what = f"held the dealt King {k} past the first turn" if k in t.hand.known else _where_king(t, k)
+        _pay(t, seat, chips, "KC403", f"{t.name} {what}: pays {plural(chips, 'chip')}", step)
 
 
 def _end_error(t: Table) -> IllegalAction | None:
@@ -510,6 +523,10 @@ def legal_actions(t: Table) -> list[Action]:
     if pol.draw_first and not t.drawn and t.stock:
         return [_draw_action(t)]
     actions: list[Action] = [*card_plays(t), *pile_moves(t)]
+    if pol.forced_dealt and pol.king_fault is Fault.ERROR and not t.kings_judged[t.player] and t.dealt_kings[t.player]:
+        # A dealt King played onto a foundation does not meet the duty (ruling 18): never legal here.
+        dealt = t.dealt_kings[t.player]
+        actions = [a for a in actions if not (type(a) is PlayCard and a.card in dealt and a.pile in FOUNDATIONS)]
     if not t.drawn and t.stock:
         if pol.draw_when_stuck:
             if not actions:
@@ -557,6 +574,23 @@ def reveal(t: Table, seat: int, cards: Sequence[Card]) -> None:
     t.seen.update(cards)
 
 
+def _cards_left_reason(t: Table, seat: int) -> str:
+    """Why cards left cost what they do: ``5 cards left, a King among them counts 10``."""
+    hand = t.hands[seat]
+    card, king = t.options.card_chips, t.options.king_chips
+    text = f"{plural(len(hand), 'card')} left"
+    kings = sum(1 for c in hand.known if c.rank is KING)
+    if card != 1:
+        text += f" at {plural(card, 'chip')} each"
+    if kings and king != card:
+        text += f", {'a King' if kings == 1 else f'{kings} Kings'} among them count{'s' if kings == 1 else ''} {king}"
+    if hand.unknown:
+        text += (f", {hand.unknown} of them unknown" if hand.known else ", all unknown")
+        if king != card:
+            text += " (counted at the least they can be worth)"
+    return text
+
+
 def settle(t: Table) -> int:
     """The end of a hand where chips are played: when someone went out, the others pay for
     the cards they have left and the winner takes the pot. Returns the pot won (0 if none)."""
@@ -573,7 +607,7 @@ def settle(t: Table) -> int:
             t.mark_unchecked(Unchecked.CARDS_LEFT, seat)
             chips = hand_value(t, seat, value, lower_bound=True)
             assert chips is not None
-        _pay(t, seat, chips, "KC404", f"{t.names[seat]} has {plural(len(hand), 'card')} left: "
+        _pay(t, seat, chips, "KC404", f"{t.names[seat]} has {_cards_left_reason(t, seat)}: "
                                       f"pays {plural(chips, 'chip')}", None)
     won = t.pot
     t.stacks[t.winner] += won

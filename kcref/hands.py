@@ -9,8 +9,8 @@ from __future__ import annotations
 import datetime
 import difflib
 import re
-from dataclasses import dataclass, field
-from typing import Iterable, Iterator
+from dataclasses import dataclass, field, replace
+from typing import Iterable, Iterator, NamedTuple
 
 from .diagnostics import Diagnostic, diagnostic
 from .events import TRIVIA, Event, HandStart, Span, Tag
@@ -21,6 +21,19 @@ from .reader import Item
 NAME = re.compile(NAME_RE)
 UNREADABLE = frozenset({"KC001", "KC002", "KC003"})
 """Codes that mean a file could not be read as text at all."""
+MAX_HAND_ITEMS = 20_000
+"""A hand holding more lines and actions than this is not refereed past that point (KC505): no
+real hand comes near it, and it bounds the memory one hand can take."""
+
+
+class Cut(NamedTuple):
+    """The first line of a hand that cannot be judged (a syntax error, an unknown player, a
+    set-up error...): the hand is replayed up to it, not past it."""
+
+    line: int
+    column: int
+    code: str
+    """The code of the error found there."""
 
 
 @dataclass(frozen=True)
@@ -42,13 +55,31 @@ class HandRecord:
     """The tags in force for this hand, the latest of each name, in order of first appearance."""
     events: tuple[Event, ...]
     """The hand's events after its ``hand`` line, without comments and blank lines."""
-    valid: bool = True
-    """False when a set-up error in this hand makes replaying it meaningless."""
+    cut: Cut | None = None
+    """The first line that cannot be judged, if any: the hand is replayed up to it only."""
     unresolved: frozenset[str] = field(default_factory=frozenset)
 
     @property
     def number(self) -> int | None:
         return self.start.number
+
+    @property
+    def valid(self) -> bool:
+        """Every line of the hand can be judged: no syntax or set-up error, and players known."""
+        return self.cut is None and bool(self.players)
+
+    @property
+    def playable(self) -> tuple[Event, ...]:
+        """The events before the cut: those the referee judges."""
+        if self.cut is None:
+            return self.events
+        return tuple(e for e in self.events if e.span.line < self.cut.line)
+
+    def with_cut(self, cut: Cut) -> HandRecord:
+        """This record cut at ``cut`` too (the earlier of two cuts wins)."""
+        if self.cut is not None and (self.cut.line, self.cut.column) <= (cut.line, cut.column):
+            return self
+        return replace(self, cut=cut)
 
     def seat(self, ref: str) -> int | None:
         """The 0-based seat of a player written as a seat tag (``P2``) or a listed name."""
@@ -178,12 +209,13 @@ def iter_hands(items: Iterable[Item], path: str) -> Iterator[HandRecord | Diagno
 
     Yields, in file order: diagnostics (syntax errors passed through, tag problems), every Tag
     (so that reports can show Event, Date, Site...), and one HandRecord per hand. Comments and
-    blank lines are dropped. A hand holding a syntax error is marked invalid.
+    blank lines are dropped. A hand is cut at its first syntax error (``HandRecord.cut``).
     """
     ctx = _Context()
     current: HandStart | None = None
     events: list[Event] = []
-    broken = False
+    cut: Cut | None = None
+    size = 0
     index = 0
     dealer: int | None = None
     record_ctx: tuple[tuple[str, ...], Options, str, tuple[Tag, ...]] | None = None
@@ -193,16 +225,19 @@ def iter_hands(items: Iterable[Item], path: str) -> Iterator[HandRecord | Diagno
         if current is None:
             return None
         players, options, rules, tags = record_ctx  # type: ignore[misc]
+        at = cut
+        if not players and at is None:
+            at = Cut(current.span.line, current.span.col, "KC201")
         return HandRecord(path, index, current, players, dealer or 0, options, rules, tags,
-                          tuple(events), valid=not broken and bool(players))
+                          tuple(events), cut=at)
 
     unreadable = False
     previous_players: tuple[str, ...] | None = None
     for item in items:
         if isinstance(item, Diagnostic):
             unreadable = unreadable or item.code in UNREADABLE
-            if current is not None and item.is_error:
-                broken = True
+            if current is not None and item.is_error and cut is None:
+                cut = Cut(item.line, item.column, item.code)
             yield item
         elif isinstance(item, Tag):
             yield from _check_tag(item, ctx)
@@ -213,7 +248,7 @@ def iter_hands(items: Iterable[Item], path: str) -> Iterator[HandRecord | Diagno
             if done is not None:
                 yield done
             index += 1
-            current, events, broken = item, [], False
+            current, events, cut, size = item, [], None, 0
             players = ctx.players or ()
             if not ctx.players_seen and not reported_no_players:
                 reported_no_players = True
@@ -223,7 +258,7 @@ def iter_hands(items: Iterable[Item], path: str) -> Iterator[HandRecord | Diagno
             found = _dealer(item, players, dealer, path)
             if isinstance(found, Diagnostic):
                 yield found
-                dealer, broken = None, True
+                dealer, cut = None, Cut(found.line, found.column, found.code)
             else:
                 passed_to = None if dealer is None or previous_players != players else (dealer + 1) % len(players)
                 if item.dealer is not None and passed_to is not None and found is not None and found != passed_to:
@@ -239,8 +274,14 @@ def iter_hands(items: Iterable[Item], path: str) -> Iterator[HandRecord | Diagno
         elif current is None:
             yield diagnostic(path, item.span.line, item.span.col, "KC207",
                              f"this {_kind(item)} line stands before the first 'hand' line")
-        else:
+        elif size < MAX_HAND_ITEMS:
+            size += 1 + len(getattr(item, "actions", ()))
             events.append(item)
+            if size >= MAX_HAND_ITEMS:
+                cut = cut or Cut(item.span.line, 1, "KC505")
+                yield diagnostic(path, item.span.line, 1, "KC505",
+                                 f"this hand is too long to referee: it is not refereed past line "
+                                 f"{item.span.line} (more than {MAX_HAND_ITEMS:,} lines and actions)")
     done = flush()
     if done is not None:
         yield done

@@ -2,7 +2,8 @@
 
 Rule errors become error diagnostics at the offending action; penalties become info
 diagnostics; after a hand's first rule error its remaining lines are not judged (the table
-is no longer reliable) and checking resumes at the next hand.
+is no longer reliable) and checking resumes at the next hand. A hand with a line that cannot be
+judged (a syntax or set-up error) is replayed up to that line, and a note says so.
 """
 
 from __future__ import annotations
@@ -31,6 +32,23 @@ from .table import Table, Unchecked
 from .verdict import HandVerdict, Penalty
 
 
+CUT_REASONS: Mapping[str, str] = {
+    "KC1": "syntax error",
+    "KC205": "unknown player",
+    "KC206": "tag",
+    "KC208": "deal",
+    "KC209": "deal recorded twice",
+    "KC210": "card seen twice",
+    "KC211": "layout",
+    "KC212": "layout",
+    "KC213": "line out of place",
+    "KC215": "missing layout",
+}
+"""What the note KC504 tells the reader to fix, by the code (or code family) of the cut."""
+QUIET_CUTS = frozenset({"KC201", "KC202", "KC203", "KC204", "KC505"})
+"""Cuts whose own message already says the hand is not refereed: no KC504 repeats it."""
+
+
 class _Replay:
     """The replay of one hand: the table, and the diagnostics found so far."""
 
@@ -46,6 +64,8 @@ class _Replay:
         self.out_at: Span | None = None
         self.actions = 0
         self.seats: dict[str, int] = {}
+        self.events = record.playable
+        """The events the referee may judge: those before the hand's cut, if it has one."""
 
     # --- reporting ---------------------------------------------------------------------------
 
@@ -79,14 +99,16 @@ class _Replay:
         rec = self.record
         deals: dict[int, tuple[Card, ...]] = {}
         layout: Layout | None = None
-        for ev in rec.events:
-            if type(ev) is Deal:
-                deals[self._seat(ev.player)] = ev.cards
-            elif type(ev) is Layout:
-                layout = ev
+        for ev in self.events:
+            kind = type(ev)
+            if kind is Deal:
+                deals[self._seat(ev.player)] = ev.cards  # type: ignore[union-attr]
+            elif kind is Layout:
+                layout = ev  # type: ignore[assignment]
+            elif kind in (Turn, Blocked, Reveal):
                 break
         if layout is None:
-            raise ValueError(f"hand {rec.index} of {rec.path} has no layout: set-up checks should refuse it")
+            return  # the layout lies past the cut (the set-up checks refuse a hand without one)
         seat_stacks = None
         if stacks is not None and rec.options.scoring is Scoring.CHIP_STACKS:
             seat_stacks = [stacks.get(name, rec.options.stack) for name in rec.players]
@@ -167,7 +189,7 @@ class _Replay:
         """Judge the hand's turns, blocked and reveal lines (those up to line ``until``)."""
         if self.table is None or self.stopped:
             return
-        for ev in self.record.events:
+        for ev in self.events:
             if until is not None and ev.span.line > until:
                 break
             if isinstance(ev, Turn):
@@ -188,24 +210,27 @@ class _Replay:
         t = self.table
         pot = 0
         points: tuple[int | None, ...] | None = None
+        complete = rec.cut is None and not self.stopped
         if t is not None:
             pot = t.pot
-            if not self.stopped:
+            if complete:
                 if not t.over:
                     self._report(rec.start.span, rec.start.span.col, "KC501",
                                  "the hand stops before anyone goes out, and it is not blocked")
                 pot = settle(t) if t.winner is not None else t.pot
                 self._drain_notes(rec.start.span, (), self.out_at or rec.start.span)
             value = CARD_POINTS.get(rec.options.scoring)
-            if value is not None and not self.stopped:
+            if value is not None and complete:
                 points = tuple(self._points(t, seat, value) for seat in range(t.n))
             if t.unchecked:
                 self._report(rec.start.span, rec.start.span.col, "KC502", _unchecked_message(t))
+        if rec.cut is not None and rec.players and rec.cut.code not in QUIET_CUTS:
+            self._report(Span(rec.path, rec.cut.line, rec.cut.column), rec.cut.column, "KC504", self._cut_note())
         self.diagnostics.sort(key=lambda d: (d.line, d.column))
         return HandVerdict(
             path=rec.path, index=rec.index, number=rec.number, players=rec.players,
             dealer=rec.dealer, rules=rec.rules, options=rec.options,
-            valid=t is not None and not self.stopped,
+            valid=t is not None and complete,
             winner=t.winner if t is not None else None,
             blocked=t.blocked if t is not None else False,
             cards_left=_cards_left(t) if t is not None else (),
@@ -217,7 +242,25 @@ class _Replay:
             penalties=tuple(self.penalties), diagnostics=tuple(self.diagnostics),
             actions=self.actions,
             unvalued=tuple(sorted(t.unchecked.get(Unchecked.CARDS_LEFT, ()))) if t is not None else (),
+            stopped_at=self._stopped_at(),
         )
+
+    def _stopped_at(self) -> int | None:
+        """The line past which the hand was not judged, or None when it was judged to its end."""
+        lines = [d.line for d in self.diagnostics if d.is_error]
+        if self.record.cut is not None:
+            lines.append(self.record.cut.line)
+        return min(lines) if lines else None
+
+    def _cut_note(self) -> str:
+        rec = self.record
+        cut = rec.cut
+        assert cut is not None
+        what = CUT_REASONS.get(cut.code) or CUT_REASONS.get(cut.code[:3], "error on that line")
+        number = rec.number if rec.number is not None else rec.index
+        if cut.line == rec.start.span.line:
+            return f"hand {number} is not refereed: fix the {what} first"
+        return f"hand {number} is not refereed past line {cut.line}: fix the {what} first"
 
     @staticmethod
     def _points(t: Table, seat: int, value: CardValue) -> int | None:
@@ -247,7 +290,7 @@ def referee_hand(record: HandRecord, stacks: Mapping[str, int] | None = None, po
     diagnostics of its own.
     """
     replay = _Replay(record)
-    if not record.valid:
+    if not record.players:
         return replay.finish(None, pot)
     keeps = record.options.scoring is Scoring.CHIP_STACKS
     replay.start(stacks, pot if keeps else 0)
@@ -275,7 +318,7 @@ def table_at(record: HandRecord, line: int | None = None, stacks: Mapping[str, i
     """Replay ``record`` up to and including ``line`` (default: to its end); once someone has gone
     out the chips are settled, as they are the moment the hand ends."""
     replay = _Replay(record)
-    if not record.valid:
+    if not record.players:
         return Position(None, None)
     keeps = record.options.scoring is Scoring.CHIP_STACKS
     replay.start(stacks, pot if keeps else 0)

@@ -2,29 +2,30 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Iterable, Iterator
 
 from .cards import FOUNDATIONS, Card
 from .diagnostics import Diagnostic, diagnostic
 from .events import Blocked, Deal, Draw, Layout, Reveal, Span, Tag, Turn
-from .hands import HandRecord, iter_hands, unknown_player
+from .hands import Cut, HandRecord, iter_hands, unknown_player
 from .reader import Item
 
 DEAL_SIZE = 7
 
 
 def check_hand(record: HandRecord, previous_number: int | None = None) -> tuple[HandRecord, list[Diagnostic]]:
-    """Check a hand's set-up; return the record (marked invalid on any error) and the diagnostics."""
+    """Check a hand's set-up; return the record, cut at its first error, and the diagnostics."""
     diags = list(_problems(record, previous_number))
-    if any(d.is_error for d in diags):
-        record = replace(record, valid=False)
+    errors = [d for d in diags if d.is_error]
+    if errors:
+        first = min(errors, key=lambda d: (d.line, d.column))
+        record = record.with_cut(Cut(first.line, first.column, first.code))
     return record, diags
 
 
 def checked_hands(items: Iterable[Item], path: str) -> Iterator[HandRecord | Diagnostic | Tag]:
     """:func:`~kcref.hands.iter_hands` with each hand's set-up checked: a hand's set-up
-    diagnostics come just before the hand, which is marked invalid when any is an error."""
+    diagnostics come just before the hand, which is cut at the first of them that is an error."""
     previous_number: int | None = None
     for item in iter_hands(items, path):
         if isinstance(item, HandRecord):
@@ -49,6 +50,7 @@ def _problems(record: HandRecord, previous_number: int | None) -> Iterator[Diagn
     dealt: dict[int, Span] = {}
     layouts = 0
     turned = False
+    early = False  # a play line before the layout was reported (KC212), so KC215 would repeat it
 
     def see(card: Card, seat: int | None, what: str, line: int, col: int, reveal: bool = False) -> Diagnostic | None:
         first = seen.get(card)
@@ -114,10 +116,17 @@ def _problems(record: HandRecord, previous_number: int | None) -> Iterator[Diagn
                     if (d := see(action.card, seat, f"drawn by {who}", at.line, col)) is not None:
                         yield d
         elif isinstance(event, Reveal):
+            if not turned and layouts == 0:
+                early = True
+                yield diagnostic(path, at.line, at.col, "KC212", "a reveal before the hand's layout: "
+                                 "write 'layout N:CARD E:CARD S:CARD W:CARD' first")
             for card, col in zip(event.cards, event.cols or [at.col] * len(event.cards)):
                 if (d := see(card, seat, f"revealed by {who}", at.line, col, reveal=True)) is not None:
                     yield d
         elif isinstance(event, Blocked):
+            if not turned and layouts == 0:
+                yield diagnostic(path, at.line, at.col, "KC212", "a blocked line before the hand's layout: "
+                                 "write 'layout N:CARD E:CARD S:CARD W:CARD' first")
             turned = True
-    if layouts == 0 and not turned:
+    if layouts == 0 and not turned and not early:
         yield diagnostic(path, start.span.line, start.span.col, "KC215", "this hand has no layout")

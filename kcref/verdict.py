@@ -38,7 +38,8 @@ class HandVerdict:
     rules: str
     options: Options
     valid: bool
-    """The hand was replayed to its end without a rule error (and its set-up was valid)."""
+    """The hand was replayed to its end without a rule error, and every line could be judged
+    (see ``stopped_at``). Only valid hands are scored."""
     winner: int | None
     """The seat of the player who went out."""
     blocked: bool
@@ -67,6 +68,9 @@ class HandVerdict:
     unvalued: tuple[int, ...] = ()
     """Seats whose cards left could not be valued exactly (unknown cards, no reveal): their
     points are None, and the chips they paid for them are the least those cards can be worth."""
+    stopped_at: int | None = None
+    """The line past which the hand was not judged: its first rule error, or a line that cannot
+    be judged (a syntax or set-up error); None when the hand was judged to its end."""
 
     @property
     def finished(self) -> bool:

@@ -67,7 +67,7 @@ def test_tag_value_hash_is_not_a_comment() -> None:
 def test_unknown_player_is_pointed_at_exactly() -> None:
     text = '[Players "Ann, Bob"]\nhand 1\ndeal   Dan: 3H 7C QS 2D 9H 4S 5C\nlayout N:5D E:JS S:KH W:2C\nreveal\tZed: 3C\n'
     found = [(d.code, d.line, d.column) for d in check_text(text).diagnostics]
-    assert found == [("KC205", 3, 8), ("KC205", 5, 8)]
+    assert found == [("KC205", 3, 8), ("KC504", 3, 8), ("KC205", 5, 8)]
 
 
 def test_dates_must_be_real() -> None:

@@ -44,6 +44,8 @@ def test_kings_left_cost_more_under_kept_stacks() -> None:
     [v] = run(log)
     assert v.stacks_start == (50, 50)
     assert [(p.chips, p.code) for p in v.penalties] == [(1, "KC401"), (17, "KC404")]   # 10 + 7 x 1
+    [paid] = [d.message for d in v.diagnostics if d.code == "KC404"]
+    assert paid == "Ann has 8 cards left, a King among them counts 10: pays 17 chips"
     assert v.pot == 2 + 1 + 17
     assert v.stacks_end == (50 - 1 - 1 - 17, 50 - 1 + 20)
     assert conserved(v)
@@ -117,3 +119,16 @@ def test_no_chips_where_chips_are_not_played() -> None:
     [v] = run('[Players "Ann, Bob"]\nhand 1\n' + DEALS + "Ann: draw 2H\n" + BOB_OUT)
     assert v.stacks_start is None and v.stacks_end is None and v.penalties == () and v.pot == 0
     assert options("classic", scoring=Scoring.PENALTY).scoring is Scoring.PENALTY
+
+
+def test_the_chips_for_cards_left_say_why_they_are_what_they_are() -> None:
+    log = ('[Players "Ann, Bob"]\n[Rules "commercial"]\n[CardChips "2"]\n[KingChips "5"]\nhand 1\n'
+           'deal Ann: KH KS 6S 2C AD 9C 5D\ndeal Bob: 10H 9S 8D 7C 6H 5S 4D\nlayout N:9D E:JS S:3C W:5H\n'
+           'Ann: draw 2H\n' + BOB_OUT)
+    [v] = run(log)
+    [paid] = [d.message for d in v.diagnostics if d.code == "KC404"]
+    assert paid == "Ann has 8 cards left at 2 chips each, 2 Kings among them count 5: pays 22 chips"
+    unknown = log.replace("deal Ann: KH KS 6S 2C AD 9C 5D\n", "").replace("Ann: draw 2H", "Ann: draw")
+    [v] = run(unknown)
+    [paid] = [d.message for d in v.diagnostics if d.code == "KC404"]
+    assert paid.startswith("Ann has 8 cards left at 2 chips each, all unknown (counted at the least")

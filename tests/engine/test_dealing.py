@@ -111,5 +111,6 @@ def test_every_rule_code_has_a_case() -> None:
     used = set()
     for p in folder.glob("*.log"):
         used |= set(re.findall(r"#! expect (KC\d{3})", p.read_text(encoding="utf-8")))
-    mine = {c.code for c in CODES if c.code[2] in "345"}
+    # KC505 needs a hand of 20,000 lines: tests/engine/test_cut.py makes one at test time.
+    mine = {c.code for c in CODES if c.code[2] in "345"} - {"KC505"}
     assert mine <= used, sorted(mine - used)

@@ -6,8 +6,8 @@ import pytest
 from helpers import cards, layout, run
 
 from kcref.cards import parse_card
-from kcref.events import Blocked, Deal, HandStart, Layout, PlayCard, Span, Turn
-from kcref.hands import HandRecord
+from kcref.events import PASS, Blocked, Deal, HandStart, Layout, PlayCard, Span, Turn
+from kcref.hands import Cut, HandRecord
 from kcref.options import Scoring, preset, with_scoring
 from kcref.points import dutch_points, penalty_points, pip_points
 from kcref.referee import referee_hand
@@ -81,11 +81,11 @@ def test_unfinished_and_errors() -> None:
     assert v.diagnostics[0].message == "8H cannot go on 9D at N: both are red"
 
 
-def _record(events, valid: bool = True) -> HandRecord:
+def _record(events, cut: Cut | None = None) -> HandRecord:
     options = with_scoring(preset("classic"), Scoring.PENALTY)
     return HandRecord(path="x.log", index=1, start=HandStart(1, None, Span("x.log", 1, 1)),
                       players=("Ann", "Bob"), dealer=1, options=options, rules="classic", tags=(),
-                      events=tuple(events), valid=valid)
+                      events=tuple(events), cut=cut)
 
 
 def test_referee_on_a_record_built_from_events() -> None:
@@ -105,6 +105,21 @@ def test_referee_on_a_record_built_from_events() -> None:
     assert [(d.code, d.line, d.column) for d in v.diagnostics] == [("KC301", 5, 6)]
 
 
-def test_invalid_record_is_not_judged() -> None:
-    v = referee_hand(_record([], valid=False))
-    assert not v.valid and v.diagnostics == () and v.points is None
+def test_a_record_cut_at_its_start_is_not_judged_and_says_so() -> None:
+    v = referee_hand(_record([], cut=Cut(1, 1, "KC215")))
+    assert not v.valid and v.points is None and v.stopped_at == 1
+    assert [(d.code, d.message) for d in v.diagnostics] == [
+        ("KC504", "hand 1 is not refereed: fix the missing layout first")]
+
+
+def test_a_cut_record_is_judged_up_to_the_cut() -> None:
+    chain = cards("8S 7D 6C 5H 4S 3D 2C")
+    events = [
+        Deal("Ann", chain, Span("x.log", 2, 1)),
+        Layout(layout("N:9D E:JS S:3C W:KC"), Span("x.log", 4, 1)),
+        Turn("Ann", (PlayCard(parse_card("7D"), layout("N:9D")[0][0]),), Span("x.log", 5, 1), cols=(6,)),
+        Turn("Zed", (PASS,), Span("x.log", 6, 1), cols=(6,)),
+    ]
+    v = referee_hand(_record(events, cut=Cut(6, 1, "KC205")))
+    assert not v.valid and v.stopped_at == 5
+    assert [(d.code, d.line) for d in v.diagnostics] == [("KC301", 5), ("KC504", 6)]
