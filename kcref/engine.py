@@ -248,6 +248,9 @@ def _play_card(t: Table, action: PlayCard) -> None:
         fit = fits(card, dest[-1])
     else:
         fit = card.rank is KING or pile not in CORNER_SET
+        if fit and card.rank is KING and pile not in CORNER_SET and _owes_corner(t, card):
+            raise IllegalAction("KC318", f"{t.name} plays the dealt King {card} onto {pile.value}: "
+                                         f"Kings must go to a corner on the first turn")
     if not fit:
         raise _play_error(t, card, pile)
     hand = t.hands[t.player]
@@ -393,6 +396,14 @@ def _held_dealt_kings(t: Table) -> list[Card]:
     return [k for k in in_order(dealt) if k not in cornered]
 
 
+def _owes_corner(t: Table, king: Card) -> bool:
+    """Forced Kings as an error: ``king`` is a dealt King of the player that must go to a
+    corner this turn, so playing it anywhere else is refused at once (ruling 18)."""
+    dealt = t.dealt_kings[t.player]
+    return (t.policy.forced_dealt and t.policy.king_fault is Fault.ERROR and not t.kings_judged[t.player]
+            and dealt is not None and king in dealt)
+
+
 def _where_king(t: Table, king: Card) -> str:
     """How a dealt King that is not in a corner is described: held, or played onto a pile."""
     if king in t.hand.known:
@@ -523,10 +534,9 @@ def legal_actions(t: Table) -> list[Action]:
     if pol.draw_first and not t.drawn and t.stock:
         return [_draw_action(t)]
     actions: list[Action] = [*card_plays(t), *pile_moves(t)]
-    if pol.forced_dealt and pol.king_fault is Fault.ERROR and not t.kings_judged[t.player] and t.dealt_kings[t.player]:
-        # A dealt King played onto a foundation does not meet the duty (ruling 18): never legal here.
-        dealt = t.dealt_kings[t.player]
-        actions = [a for a in actions if not (type(a) is PlayCard and a.card in dealt and a.pile in FOUNDATIONS)]
+    if pol.forced_dealt and pol.king_fault is Fault.ERROR:
+        actions = [a for a in actions if not (type(a) is PlayCard and a.card.rank is KING
+                                              and a.pile not in CORNER_SET and _owes_corner(t, a.card))]
     if not t.drawn and t.stock:
         if pol.draw_when_stuck:
             if not actions:
