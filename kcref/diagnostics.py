@@ -73,11 +73,12 @@ def printable(text: str, keep_breaks: bool = False) -> str:
 
 
 # GitHub Actions reads a workflow command from any line of a step's output that starts with
-# '::' once leading white space is trimmed, and a legacy command wherever '##[' stands in a line.
-# Its runner compares culture-sensitively, so characters that collate as nothing (variation
+# '::' once leading white space is trimmed, and a legacy command wherever '##[' stands in a line;
+# Azure Pipelines ('##vso[') and TeamCity ('##teamcity[') read theirs anywhere in a line too.
+# The runner compares culture-sensitively, so characters that collate as nothing (variation
 # selectors, combining marks) before the '::' do not hide it either.
-_LEGACY_COMMAND = "##["
-_LEGACY_DEFANGED = "#" + REPLACEMENT + "["
+LOG_COMMAND = re.compile(r"(##\w*)\[")
+"""Where a CI system reads a command in the middle of a line: the ``[`` after ``##`` (and a word)."""
 _IGNORED_LEAD = frozenset("Mn Me Cf Cc Cs Co Cn Zs Zl Zp".split())
 
 
@@ -96,8 +97,9 @@ def starts_like_command(line: str) -> bool:
 
 def defang(line: str) -> str:
     """One line of plain output that no CI system reads as a command: a leading ``:`` (after
-    white space) and the ``[`` of ``##[`` become U+FFFD, one for one so columns stay put."""
-    line = line.replace(_LEGACY_COMMAND, _LEGACY_DEFANGED)
+    white space) and the ``[`` of ``##[`` (or ``##vso[``, ``##teamcity[``) become U+FFFD, one
+    for one so columns stay put."""
+    line = LOG_COMMAND.sub(r"\1" + REPLACEMENT, line)
     at = _lead(line)
     if line.startswith(":", at):
         line = line[:at] + REPLACEMENT + line[at + 1:]
@@ -173,10 +175,10 @@ def _json_escape(match: re.Match[str]) -> str:
 
 def json_text(value: object) -> str:
     """``value`` as indented JSON that is safe to print: valid UTF-8, no raw control, bidi or
-    separator character, and no ``##[`` that a CI log would read as a command."""
+    separator character, and no ``##[`` (:data:`LOG_COMMAND`) that a CI log would read as a command."""
     text = json.dumps(_no_surrogates(value), ensure_ascii=False, indent=2)
-    # Outside strings JSON has no such characters nor '##[', so these replacements stay in strings.
-    return _JSON_UNSAFE.sub(_json_escape, text).replace(_LEGACY_COMMAND, "##\\u005b")
+    # Outside strings JSON has no such characters nor '##', so these replacements stay in strings.
+    return LOG_COMMAND.sub(r"\1\\u005b", _JSON_UNSAFE.sub(_json_escape, text))
 
 
 def _no_surrogates(value: object) -> object:

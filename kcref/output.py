@@ -14,8 +14,8 @@ from xml.sax.saxutils import escape, quoteattr
 
 from .check import FileReport
 from .codes import Severity
-from .diagnostics import (MESSAGE_LIMIT, REPLACEMENT, Diagnostic, clip, defang, format_github, format_text,
-                          github_command, json_text, printable)
+from .diagnostics import (LOG_COMMAND, MESSAGE_LIMIT, REPLACEMENT, Diagnostic, clip, defang, format_github,
+                          format_text, github_command, json_text, printable)
 
 FORMATS = ("text", "json", "github", "junit")
 
@@ -175,8 +175,8 @@ def _attr(value: str) -> str:
 def xml_safe(document: str) -> str:
     """An XML document whose every character is one XML 1.0 allows (any other becomes U+FFFD)
     and in which no ``##[`` stands for a CI log to read as a command (``[`` becomes ``&#91;``:
-    markup never holds ``##[``, so only text and attribute values change, and not in meaning)."""
-    return _NOT_XML.sub(REPLACEMENT, document).replace("##[", "##&#91;")
+    markup never holds ``##``, so only text and attribute values change, and not in meaning)."""
+    return LOG_COMMAND.sub(r"\1&#91;", _NOT_XML.sub(REPLACEMENT, document))
 
 
 PRINTERS: dict[str, type[Printer]] = {
