@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import json
+import re
+import unicodedata
 from typing import Iterable, NamedTuple
 
+from .clip import clip, window
 from .codes import BY_CODE, Severity
 
 
@@ -41,26 +44,94 @@ def diagnostic(path: str, line: int, column: int, code: str, message: str, sourc
     return Diagnostic(path, line, column, BY_CODE[code].severity, code, message, source)
 
 
-# Control characters (but tab) from a log must not reach a terminal as they are: each becomes
-# one U+FFFD, so the caret still lines up under the column.
-_CONTROLS = {c: "\ufffd" for c in [*range(0x00, 0x09), *range(0x0A, 0x20), *range(0x7F, 0xA0)]}
-_CONTROLS_BUT_BREAKS = {c: r for c, r in _CONTROLS.items() if c not in (0x0A, 0x0D)}
+# Characters that must not reach a terminal or a CI log as they are: controls (C0 but tab, DEL,
+# C1), format characters (bidi controls, zero-width characters, invisible tags: all of category
+# Cf), line and paragraph separators, lone surrogates (undecodable bytes of a file name, which
+# cannot even be encoded for output) and noncharacters (U+FFFE, U+FFFF are not XML either).
+# The ranges are spelled out because building them from unicodedata costs ~0.15 s per run;
+# tests/test_hostile_output.py checks them against the running Python's tables.
+# U+FE0F (a variation selector, category Mn) is not among them: a suit symbol may carry it.
+_HIDDEN_RANGES = (
+    "\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\xad\u0600-\u0605\u061c\u06dd\u070f\u0890\u0891\u08e2"
+    "\u180e\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u206f\ud800-\udfff\ufdd0-\ufdef"
+    "\ufeff\ufff9-\ufffb\ufffe\uffff\U000110bd\U000110cd\U00013430-\U0001343f\U0001bca0-\U0001bca3"
+    "\U0001d173-\U0001d17a\U000e0001\U000e0020-\U000e007f"
+    + "".join(f"{chr(plane * 0x10000 + 0xFFFE)}{chr(plane * 0x10000 + 0xFFFF)}" for plane in range(1, 17))
+)
+_HIDDEN = re.compile(f"[{_HIDDEN_RANGES}\n\r]")
+_HIDDEN_BUT_BREAKS = re.compile(f"[{_HIDDEN_RANGES}]")
+REPLACEMENT = "\ufffd"
+"""What each hidden character is shown as: one visible character for one character, so a caret
+still lines up under its column."""
 
 
 def printable(text: str, keep_breaks: bool = False) -> str:
-    """``text`` with every control character but tab (and CR, LF with ``keep_breaks``) replaced
-    by U+FFFD."""
-    return text.translate(_CONTROLS_BUT_BREAKS if keep_breaks else _CONTROLS)
+    """``text`` with every character that could act on a terminal or hide text replaced by
+    U+FFFD, one for one: controls but tab (CR and LF stay with ``keep_breaks``), bidi and other
+    format characters, line separators, lone surrogates and noncharacters."""
+    return (_HIDDEN_BUT_BREAKS if keep_breaks else _HIDDEN).sub(REPLACEMENT, text)
+
+
+# GitHub Actions reads a workflow command from any line of a step's output that starts with
+# '::' once leading white space is trimmed, and a legacy command wherever '##[' stands in a line;
+# Azure Pipelines ('##vso[') and TeamCity ('##teamcity[') read theirs anywhere in a line too.
+# The runner compares culture-sensitively, so characters that collate as nothing (variation
+# selectors, combining marks) before the '::' do not hide it either.
+LOG_COMMAND = re.compile(r"(##\w*)\[")
+"""Where a CI system reads a command in the middle of a line: the ``[`` after ``##`` (and a word)."""
+_IGNORED_LEAD = frozenset("Mn Me Cf Cc Cs Co Cn Zs Zl Zp".split())
+
+
+def _lead(line: str) -> int:
+    """The index of the first character of ``line`` that GitHub would not trim or ignore."""
+    for i, ch in enumerate(line):
+        if not (ch.isspace() or unicodedata.category(ch) in _IGNORED_LEAD):
+            return i
+    return len(line)
+
+
+def starts_like_command(line: str) -> bool:
+    """Whether GitHub Actions could read ``line`` as a ``::command::`` (ignoring what it trims)."""
+    return line[_lead(line):].startswith(":")
+
+
+def defang(line: str) -> str:
+    """One line of plain output that no CI system reads as a command: a leading ``:`` (after
+    white space) and the ``[`` of ``##[`` (or ``##vso[``, ``##teamcity[``) become U+FFFD, one
+    for one so columns stay put."""
+    line = LOG_COMMAND.sub(r"\1" + REPLACEMENT, line)
+    at = _lead(line)
+    if line.startswith(":", at):
+        line = line[:at] + REPLACEMENT + line[at + 1:]
+    return line
+
+
+def shown_path(path: str) -> str:
+    """A path as plain output shows it: printable, and written ``./…`` when it would start a line
+    with ``:`` (the same file, and no workflow command)."""
+    text = printable(path)
+    return f"./{text}" if starts_like_command(text) else text
+
+
+MESSAGE_LIMIT = 400
+"""The longest message that output prints whole (messages clip what they quote already; this
+is the last guard)."""
 
 
 def format_text(d: Diagnostic, show_source: bool = True) -> str:
-    """``path:line:col: severity CODE message``, then the source line and a caret."""
-    head = printable(f"{d.path}:{d.line}:{d.column}: {d.severity.value} {d.code} {d.message}")
+    """``path:line:col: severity CODE message``, then the source line and a caret.
+
+    A long source line is shown as a window of about :data:`kcref.clip.LIMIT` characters
+    around the column; every line is :func:`printable` and :func:`defang`-ed.
+    """
+    head = defang(f"{shown_path(d.path)}:{d.line}:{d.column}: {d.severity.value} {d.code} "
+                  f"{printable(clip(d.message, MESSAGE_LIMIT))}")
     if not show_source or not d.source or d.line <= 0:
         return head
-    src = printable(d.source.rstrip("\r\n"))
+    shown = window(d.source.rstrip("\r\n"), d.column)
+    src = defang(printable(shown.text))
     # The caret sits under the column; tabs before it are kept so that it lines up in a terminal.
-    pad = "".join("\t" if ch == "\t" else " " for ch in src[: max(d.column - 1, 0)])
+    pad = "".join("\t" if ch == "\t" else " " for ch in src[: max(shown.column - 1, 0)])
     return f"{head}\n    {src}\n    {pad}^"
 
 
@@ -72,15 +143,56 @@ def _gh_escape_prop(s: str) -> str:
     return _gh_escape_data(s).replace(":", "%3A").replace(",", "%2C")
 
 
+def github_command(kind: str, data: str, **props: str) -> str:
+    """A GitHub Actions workflow command ``::kind k=v,…::data``, every field escaped as the
+    runner unescapes it (data: ``%`` CR LF; properties also ``:`` and ``,``)."""
+    fields = ",".join(f"{key}={_gh_escape_prop(value)}" for key, value in props.items())
+    return f"::{kind}{' ' + fields if fields else ''}::{_gh_escape_data(data)}"
+
+
 def format_github(d: Diagnostic) -> str:
     """A GitHub Actions workflow command (``::error file=…,line=…,col=…,title=CODE::message``)."""
     kind = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "notice"}[d.severity]
-    props = f"file={_gh_escape_prop(printable(d.path, keep_breaks=True))},line={d.line},col={d.column},title={_gh_escape_prop(d.code)}"
-    return f"::{kind} {props}::{_gh_escape_data(printable(d.message, keep_breaks=True))}"
+    return github_command(kind, printable(clip(d.message, MESSAGE_LIMIT), keep_breaks=True),
+                          file=printable(d.path, keep_breaks=True), line=str(d.line), col=str(d.column),
+                          title=d.code)
+
+
+# JSON carries text whole: only what would act on a terminal or a CI log is written as a \u
+# escape, which any reader turns back into the same text. Lone surrogates (from undecodable file
+# names) have no UTF-8 form and I-JSON (RFC 7493) forbids them even escaped: they become U+FFFD.
+_SURROGATE = re.compile("[\ud800-\udfff]")
+_JSON_UNSAFE = re.compile(f"[{_HIDDEN_RANGES}]")
+
+
+def _json_escape(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    if code > 0xFFFF:
+        code -= 0x10000
+        return f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}"
+    return f"\\u{code:04x}"
+
+
+def json_text(value: object) -> str:
+    """``value`` as indented JSON that is safe to print: valid UTF-8, no raw control, bidi or
+    separator character, and no ``##[`` (:data:`LOG_COMMAND`) that a CI log would read as a command."""
+    text = json.dumps(_no_surrogates(value), ensure_ascii=False, indent=2)
+    # Outside strings JSON has no such characters nor '##', so these replacements stay in strings.
+    return LOG_COMMAND.sub(r"\1\\u005b", _JSON_UNSAFE.sub(_json_escape, text))
+
+
+def _no_surrogates(value: object) -> object:
+    if isinstance(value, str):
+        return _SURROGATE.sub(REPLACEMENT, value)
+    if isinstance(value, dict):
+        return {_no_surrogates(k): _no_surrogates(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_no_surrogates(v) for v in value]
+    return value
 
 
 def format_json(diagnostics: Iterable[Diagnostic], **extra: object) -> str:
     """One JSON object whose ``diagnostics`` is a list of diagnostic objects."""
     body: dict[str, object] = {"diagnostics": [d.as_dict() for d in diagnostics]}
     body.update(extra)
-    return json.dumps(body, ensure_ascii=False, indent=2)
+    return json_text(body)

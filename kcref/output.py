@@ -6,14 +6,16 @@ file's report when it ends, so text and GitHub output stream while a large log i
 
 from __future__ import annotations
 
-import json
+import re
+import shlex
 from collections.abc import Sequence
 from typing import TextIO
 from xml.sax.saxutils import escape, quoteattr
 
 from .check import FileReport
 from .codes import Severity
-from .diagnostics import Diagnostic, format_github, format_text
+from .diagnostics import (LOG_COMMAND, MESSAGE_LIMIT, REPLACEMENT, Diagnostic, clip, defang, format_github,
+                          format_text, github_command, json_text, printable)
 
 FORMATS = ("text", "json", "github", "junit")
 
@@ -61,7 +63,8 @@ class Printer:
     def text(self, d: Diagnostic) -> str:
         line = format_text(d, self.show_source)
         if self.show_source and d.is_error and d.code.startswith("KC3") and d.path != "<stdin>":
-            line += f"\n    = the table then: kcref show {d.path} --line {d.line}"
+            # Quoted first, then made printable: an odd name still reads as one shell word.
+            line += "\n" + defang(f"    = the table then: kcref show {printable(shlex.quote(d.path))} --line {d.line}")
         return line
 
     def end_file(self, report: FileReport) -> None:
@@ -78,7 +81,7 @@ class GithubPrinter(Printer):
     stay readable in the log), then the summary."""
 
     def start_file(self, path: str) -> None:
-        self.out.write(f"::group::kcref check {path}\n")
+        self.out.write(github_command("group", f"kcref check {printable(path)}") + "\n")
 
     def diagnostic(self, d: Diagnostic) -> None:
         if self.shown(d):
@@ -111,7 +114,7 @@ class JsonPrinter(Printer):
                        "notes": r.count(Severity.INFO) - r.penalties} for r in reports],
             "summary": summary(reports),
         }
-        self.out.write(json.dumps(body, ensure_ascii=False, indent=2) + "\n")
+        self.out.write(json_text(body) + "\n")
 
 
 class JunitPrinter(Printer):
@@ -146,16 +149,34 @@ class JunitPrinter(Printer):
             if bad:
                 failures += 1
                 text = "\n".join(format_text(d, show_source=False) for d in bad)
-                inner += f"<failure message={quoteattr(bad[0].message)} type={quoteattr(bad[0].code)}>{escape(text)}</failure>"
+                inner += (f"<failure message={_attr(clip(bad[0].message, MESSAGE_LIMIT))} type={_attr(bad[0].code)}>"
+                          f"{escape(text)}</failure>")
             if other:
                 inner += f"<system-out>{escape(chr(10).join(format_text(d, False) for d in other))}</system-out>"
-            body.append(f'    <testcase classname={quoteattr(report.path)} name={quoteattr(name)}>{inner}</testcase>')
-        self.suites.append(f'  <testsuite name={quoteattr(report.path)} tests="{len(cases)}" failures="{failures}" '
+            body.append(f'    <testcase classname={_attr(report.path)} name={_attr(name)}>{inner}</testcase>')
+        self.suites.append(f'  <testsuite name={_attr(report.path)} tests="{len(cases)}" failures="{failures}" '
                            f'errors="0">\n' + "\n".join(body) + "\n  </testsuite>")
 
     def finish(self, reports: Sequence[FileReport]) -> None:
-        self.out.write('<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="kcref check">\n'
-                       + "\n".join(self.suites) + "\n</testsuites>\n")
+        document = ('<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="kcref check">\n'
+                    + "\n".join(self.suites) + "\n</testsuites>\n")
+        self.out.write(xml_safe(document))
+
+
+# Characters that XML 1.0 does not allow anywhere, even as references.
+_NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+
+
+def _attr(value: str) -> str:
+    """``value`` as a quoted XML attribute, printable (no control, bidi or format character)."""
+    return quoteattr(printable(value))
+
+
+def xml_safe(document: str) -> str:
+    """An XML document whose every character is one XML 1.0 allows (any other becomes U+FFFD)
+    and in which no ``##[`` stands for a CI log to read as a command (``[`` becomes ``&#91;``:
+    markup never holds ``##``, so only text and attribute values change, and not in meaning)."""
+    return LOG_COMMAND.sub(r"\1&#91;", _NOT_XML.sub(REPLACEMENT, document))
 
 
 PRINTERS: dict[str, type[Printer]] = {
