@@ -207,7 +207,7 @@ def test_github_file_name_with_newlines(tmp_path: Path) -> None:
         result = CliRunner().invoke(main, ["check", "--format", "github", name])
     assert result.exit_code == 1
     commands = github_commands(result.output)
-    assert [kind for kind, _, _ in commands] == ["group", "error", "endgroup"]
+    assert [kind for kind, _, _ in commands] == ["group", "error", "notice", "endgroup"]
     assert commands[0][2] == "kcref check nl\ufffd::error title=INJECTED::pwned\ufffd.log"
     assert commands[1][1] == {"file": name, "line": "4", "col": "6", "title": "KC104"}
     assert result.output.split("\n")[1].startswith("nl\ufffd::error title=INJECTED::pwned\ufffd.log:4:6: error KC104")
