@@ -10,6 +10,7 @@ silent.
 
 from __future__ import annotations
 
+import codecs
 import io
 import os
 import re
@@ -38,32 +39,6 @@ class Stop(Exception):
     def __init__(self, diag: Diagnostic) -> None:
         super().__init__(diag.message)
         self.diagnostic = diag
-
-
-class _Source(io.RawIOBase):
-    """The sniffed head, then the rest of the stream; counts the bytes read; never closes it."""
-
-    def __init__(self, head: bytes, stream: BinaryIO) -> None:
-        super().__init__()
-        self.head = head
-        self.stream = stream
-        self.count = len(head)
-        self.read_some = getattr(stream, "read1", stream.read)
-
-    def readable(self) -> bool:
-        return True
-
-    def readinto(self, buffer: bytearray | memoryview) -> int:  # type: ignore[override]
-        if self.head:
-            n = min(len(buffer), len(self.head))
-            buffer[:n] = self.head[:n]
-            self.head = self.head[n:]
-            return n
-        data = self.read_some(len(buffer))
-        n = len(data)
-        buffer[:n] = data
-        self.count += n
-        return n
 
 
 def _regular_size(stream: BinaryIO) -> int | None:
@@ -123,17 +98,19 @@ def _sniff(head: bytes, path: str) -> None:
         raise Stop(diagnostic(path, line, col, "KC003", "this is a binary file, not a log (NUL byte)"))
 
 
-def _checked(line: str, path: str, lineno: int) -> None:
-    """Stop on a line holding a NUL or a byte that is not UTF-8."""
+def _problem(line: str, path: str, lineno: int) -> Diagnostic | None:
+    """Why reading must stop at this line: a NUL byte, or a byte that is not UTF-8."""
     if "\0" in line:
-        raise Stop(diagnostic(path, lineno, line.index("\0") + 1, "KC003",
-                              "this is a binary file, not a log (NUL byte)"))
+        return diagnostic(path, lineno, line.index("\0") + 1, "KC003", "this is a binary file, not a log (NUL byte)",
+                          _NOT_UTF8.sub("\ufffd", line))
     if not line.isascii():
         bad = _NOT_UTF8.search(line)
         if bad is not None:
             byte = ord(bad.group()) - 0xDC00
-            raise Stop(diagnostic(path, lineno, bad.start() + 1, "KC002",
-                                  f"this file is not UTF-8 text (byte 0x{byte:02x}); save the log as UTF-8"))
+            return diagnostic(path, lineno, bad.start() + 1, "KC002",
+                              f"this file is not UTF-8 text (byte 0x{byte:02x}); save the log as UTF-8",
+                              _NOT_UTF8.sub("\ufffd", line))
+    return None
 
 
 def text_lines(stream: BinaryIO, path: str) -> Iterator[Line]:
@@ -142,7 +119,7 @@ def text_lines(stream: BinaryIO, path: str) -> Iterator[Line]:
     A too long line comes as a KC005 diagnostic in its place; anything that stops the reading
     comes as a last diagnostic (KC002, KC003, KC006).
     """
-    lineno = 0
+    lines = _Lines(path)
     try:
         expected = _left_to_read(stream)
         try:
@@ -152,49 +129,107 @@ def text_lines(stream: BinaryIO, path: str) -> Iterator[Line]:
         except OSError as exc:
             raise Stop(diagnostic(path, 0, 0, "KC001", f"cannot read: {exc.strerror or exc}")) from None
         _sniff(head, path)
-        source = _Source(head, stream)
-        text = io.TextIOWrapper(io.BufferedReader(source, _CHUNK), encoding="utf-8", errors="surrogateescape",
-                                newline=None)
-        text._CHUNK_SIZE = _CHUNK  # type: ignore[attr-defined]
-        readline = text.readline
-        while True:
+        read_some = getattr(stream, "read1", stream.read)  # what is there: a pipe's lines come as written
+        # Universal newlines: CRLF and a CR alone become LF, even when split between two chunks.
+        decode = io.IncrementalNewlineDecoder(codecs.getincrementaldecoder("utf-8")("surrogateescape"),
+                                              translate=True).decode
+        count = len(head)
+        yield from lines.feed(decode(head))
+        while not lines.stopped:
             try:
-                line = readline(LINE_LIMIT + 1)
-                if not line:
-                    break
-                lineno += 1
-                if line[-1] == "\n":
-                    line = line[:-1]
-                elif len(line) > LINE_LIMIT:
-                    yield _skip_long(line, readline, path, lineno)
-                    continue
+                data = read_some(_CHUNK)
             except OSError as exc:
-                raise Stop(diagnostic(path, lineno + 1, 1, "KC006",
+                raise Stop(diagnostic(path, lines.lineno + 1, 1, "KC006",
                                       f"reading stopped here: {exc.strerror or exc}; the rest of the file is "
                                       f"not checked")) from None
-            _checked(line, path, lineno)
-            yield line
-        if expected is not None and source.count < expected:
+            if not data:
+                yield from lines.feed(decode(b"", final=True))
+                if not lines.stopped:
+                    yield from lines.end()
+                break
+            count += len(data)
+            yield from lines.feed(decode(data))
+        if lines.stopped:
+            return
+        if expected is not None and count < expected:
             # The file shrank (or was truncated and rewritten) under us: only part of it was read.
-            raise Stop(diagnostic(path, max(lineno, 1), 1, "KC006",
+            raise Stop(diagnostic(path, max(lines.lineno, 1), 1, "KC006",
                                   f"the file changed while it was read: {expected} bytes were expected, "
-                                  f"{source.count} were read; the rest is not checked"))
+                                  f"{count} were read; the rest is not checked"))
     except Stop as stop:
         yield stop.diagnostic
 
 
-def _skip_long(start: str, readline: object, path: str, lineno: int) -> Diagnostic:
-    """Read past the rest of a too long line (in bounded pieces) and say it was skipped."""
-    _checked(start, path, lineno)
-    length = len(start)
-    while True:
-        more = readline(_CHUNK)  # type: ignore[operator]
-        if not more:
-            break
-        if more[-1] == "\n":
-            length += len(more) - 1
-            break
-        length += len(more)
-    return diagnostic(path, lineno, 1, "KC005",
-                      f"this line is {length} characters long, longer than the {LINE_LIMIT} a line may hold: "
-                      f"it is skipped", clip(start))
+class _Lines:
+    """Cuts decoded chunks into checked lines; a line over the limit is measured, not kept.
+
+    After a line that stops the reading (binary, not UTF-8), ``stopped`` is set and the last
+    item handed out is the diagnostic that says why.
+    """
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.lineno = 0
+        self.stopped = False
+        self.carry = ""  # the start of a line whose end is not read yet (at most LINE_LIMIT)
+        self.long: tuple[str, int] | None = None  # a too long line being skipped: its start, its length so far
+
+    def _line(self, out: list[Line], line: str, length: int) -> None:
+        """Hand out line ``self.lineno`` (or its KC005, or the diagnostic that stops the reading)."""
+        problem = _problem(line, self.path, self.lineno)
+        if problem is not None:
+            self.stopped = True
+            out.append(problem)
+        elif length > LINE_LIMIT:
+            out.append(diagnostic(self.path, self.lineno, 1, "KC005",
+                                  f"this line is {length} characters long, longer than the {LINE_LIMIT} a "
+                                  f"line may hold: it is skipped", clip(line)))
+        else:
+            out.append(line)
+
+    def feed(self, chunk: str) -> list[Line]:
+        """The lines that ``chunk`` completes (a chunk is bounded, and so is this list)."""
+        out: list[Line] = []
+        if self.long is not None:
+            end = chunk.find("\n")
+            start, length = self.long
+            if end < 0:
+                self.long = (start, length + len(chunk))
+                return out
+            self.long = None
+            self.lineno += 1
+            self._line(out, start, length + end)
+            if self.stopped:
+                return out
+            chunk = chunk[end + 1:]
+        parts = chunk.split("\n")
+        if self.carry:
+            parts[0] = self.carry + parts[0]
+        last = parts.pop()
+        append = out.append
+        for line in parts:
+            self.lineno += 1
+            if len(line) > LINE_LIMIT or "\0" in line or not line.isascii():
+                self._line(out, line[:LINE_LIMIT], len(line))
+                if self.stopped:
+                    return out
+            else:
+                append(line)
+        if len(last) > LINE_LIMIT:
+            self.long, self.carry = (last[:LINE_LIMIT], len(last)), ""
+        else:
+            self.carry = last
+        return out
+
+    def end(self) -> list[Line]:
+        """The last line, if the stream did not end with a line end."""
+        out: list[Line] = []
+        if self.long is not None:
+            start, length = self.long
+            self.long = None
+            self.lineno += 1
+            self._line(out, start, length)
+        elif self.carry:
+            self.lineno += 1
+            self._line(out, self.carry, len(self.carry))
+        return out
