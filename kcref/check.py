@@ -20,9 +20,9 @@ from .diagnostics import Diagnostic
 from .events import Tag
 from .hands import UNREADABLE, HandRecord
 from .reader import read_file, read_stream, read_text
-from .sourcelines import SourceLines
 from .referee import referee_hands
 from .setup import checked_hands
+from .sourcelines import SourceLines
 from .verdict import HandVerdict
 
 Emit = Callable[[Diagnostic], None]
@@ -39,6 +39,7 @@ class FileReport:
     """The verdict on each hand (empty when not kept); its diagnostics include those of the
     hand's assertion lines."""
     tags: list[Tag] = field(default_factory=list)
+    """The first tag of each name, in order, for at most :data:`MAX_TAG_NAMES` names."""
     hand_lines: list[int] = field(default_factory=list)
     """The line of each hand's ``hand`` line, in order."""
     counts: Counter[Severity] = field(default_factory=Counter)

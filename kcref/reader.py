@@ -1,6 +1,7 @@
 """Read a log: text in, a stream of typed events (and syntax diagnostics) out.
 
-Lines are read one at a time, so a log of any size streams through in constant memory. Each
+Lines are read one at a time (bytes are cut into lines by :mod:`kcref.textlines`, syntax errors
+are put in words by :mod:`kcref.syntax`), so a log of any size streams through in constant memory. Each
 line is parsed by the normative pyparsing grammar (``kcref.grammar``), except that turn lines,
 the bulk of any log, first go through a fast path built from the same token definitions: it
 either produces exactly the events the grammar would, or declines and leaves the line to the
@@ -18,13 +19,13 @@ import pyparsing as pp
 from . import grammar
 from .cards import Card, Pile, parse_card, parse_pile
 from .diagnostics import Diagnostic, diagnostic
-from .sourcelines import SourceLines
-from .syntax import syntax_diagnostic
-from .textlines import text_lines
 from .events import (
     PASS, Action, Assertion, Blank, Blocked, Claim, Comment, Deal, Draw, Event, HandStart, Layout,
     MovePile, PlayCard, Quantity, Reveal, Span, Tag, Turn,
 )
+from .sourcelines import SourceLines
+from .syntax import syntax_diagnostic
+from .textlines import text_lines
 
 Item = Union[Event, Diagnostic]
 BOM = "\ufeff"

@@ -154,3 +154,27 @@ def test_messages_quote_clipped_words_and_suggest_only_for_short_ones(line: str)
 def test_a_short_typo_still_gets_a_suggestion() -> None:
     item = reader.parse_line("Ann: 4S->N; drwa", "t.log", 1)
     assert isinstance(item, Diagnostic) and item.message.endswith("did you mean 'draw'?")
+
+
+def test_a_64k_line_of_any_shape_parses_in_bounded_memory() -> None:
+    import tracemalloc
+
+    n = 64 * 1024 - 100
+    q = n // 4  # lines of many tokens that the grammar reads token by token: a quarter, to stay quick
+    shapes = [
+        '[Event "' + "x" * n + '"]',
+        '[Event "' + "x" * n,
+        " deal Ann: " + " ".join(["4S"] * (q // 3)) + " 4X",
+        " layout " + " ".join(["N:5D"] * (q // 5)),
+        " score " + ", ".join(["Ann 1"] * (q // 7)),
+        " Ann: " + "; ".join(["draw"] * (n // 6)) + "; x",
+        "hand " + "1" * n,
+    ]
+    for line in shapes:
+        tracemalloc.start()
+        try:
+            reader.parse_line(line, "t.log", 1)
+            peak = tracemalloc.get_traced_memory()[1]
+        finally:
+            tracemalloc.stop()
+        assert peak < 32 * 1024 * 1024, (line[:20], peak)
