@@ -96,10 +96,15 @@ def test_a_fifo_is_read_once_and_its_source_lines_are_shown(tmp_path: Path) -> N
 
 
 def test_standard_input_is_streamed_with_its_source_lines() -> None:
-    raw = Chunked(LOG.encode())
-    report = check_file("-", stdin=io.BufferedReader(raw, 4096))
-    (d,) = [d for d in report.diagnostics if d.code == "KC301"]
-    assert d.source == "Ann: 9H->N; draw" and (d.line, d.column) == (5, 6)
+    hand = "hand\nlayout N:5D E:JS S:KH W:2C\nAnn: 9H->N; draw\n"
+    data = (LOG + hand * 3_000).encode()
+    raw = Chunked(data)
+    seen: list[tuple[Diagnostic, int]] = []
+    check_file("-", stdin=io.BufferedReader(raw, 4096), keep_hands=False, emit=lambda d: seen.append((d, raw.at)))
+    first, read_by_then = seen[0]
+    assert first.code == "KC301" and first.source == "Ann: 9H->N; draw" and (first.line, first.column) == (5, 6)
+    assert read_by_then < len(data) // 4  # judged while reading, not after reading it all
+    assert all(d.source for d, _ in seen if d.code == "KC301")
     assert raw.biggest <= 1 << 16
 
 
