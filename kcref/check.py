@@ -7,7 +7,6 @@ than memory can be checked when the caller neither keeps the verdicts nor the di
 
 from __future__ import annotations
 
-import io
 import sys
 from collections import Counter, deque
 from collections.abc import Callable, Iterable, Iterator
@@ -23,6 +22,7 @@ from .hands import UNREADABLE, HandRecord
 from .reader import read_file, read_stream, read_text
 from .referee import referee_hands
 from .setup import checked_hands
+from .sourcelines import SourceLines
 from .verdict import HandVerdict
 
 Emit = Callable[[Diagnostic], None]
@@ -39,6 +39,7 @@ class FileReport:
     """The verdict on each hand (empty when not kept); its diagnostics include those of the
     hand's assertion lines."""
     tags: list[Tag] = field(default_factory=list)
+    """The first tag of each name, in order, for at most :data:`MAX_TAG_NAMES` names."""
     hand_lines: list[int] = field(default_factory=list)
     """The line of each hand's ``hand`` line, in order."""
     counts: Counter[Severity] = field(default_factory=Counter)
@@ -59,52 +60,14 @@ class FileReport:
         return len(self.hand_lines)
 
 
-class _Sources:
-    """The text of source lines for the caret display: from memory, or read forward from a file."""
-
-    def __init__(self, lines: list[str] | None = None, path: str | None = None) -> None:
-        self.lines = lines
-        self.path = path
-        self.file: BinaryIO | None = None
-        self.at = 0
-        self.last = ""
-
-    def get(self, n: int) -> str:
-        if self.lines is not None:
-            text = self.lines[n - 1] if 0 < n <= len(self.lines) else ""
-        else:
-            text = self._read(n)
-        text = text.rstrip("\r\n")
-        return text[1:] if n == 1 and text.startswith("\ufeff") else text
-
-    def _read(self, n: int) -> str:
-        # Diagnostics come in line order, so one forward pass serves them all; a step back reopens.
-        if self.file is None or n < self.at:
-            self.close()
-            if self.path is None:
-                return ""
-            self.file = open(self.path, "rb")  # noqa: SIM115
-            self.at = 0
-        while self.at < n:
-            raw = self.file.readline()
-            if not raw:
-                return ""
-            self.at += 1
-            self.last = raw.decode("utf-8", "replace")
-        return self.last
-
-    def close(self) -> None:
-        if self.file is not None:
-            self.file.close()
-            self.file = None
-
-
 def check_items(items: Iterable[object], path: str, *, keep_hands: bool = True, emit: Emit | None = None,
-                sources: _Sources | None = None) -> FileReport:
+                sources: SourceLines | None = None) -> FileReport:
     """Check a stream of events and syntax diagnostics read from ``path``: set-up, then replay.
 
     Diagnostics go to ``emit`` as each hand is judged (else into ``report.diagnostics``); the
-    verdicts are kept in ``report.hands`` only with ``keep_hands``.
+    verdicts are kept in ``report.hands`` only with ``keep_hands``. ``sources`` is where the
+    reader keeps the text of the lines, for the diagnostics' caret display: each hand's lines
+    are released once its diagnostics are out.
     """
     report = FileReport(path)
     judged: deque[HandRecord] = deque()  # the records handed to the referee, one per verdict to come
@@ -131,7 +94,7 @@ def check_items(items: Iterable[object], path: str, *, keep_hands: bool = True, 
             if isinstance(item, Diagnostic):
                 pending.append(item)
             elif isinstance(item, Tag):
-                report.tags.append(item)
+                _keep_tag(report.tags, item)
             else:
                 judged.append(item)
                 yield item
@@ -146,29 +109,42 @@ def check_items(items: Iterable[object], path: str, *, keep_hands: bool = True, 
         report.hand_lines.append(record.start.span.line)
         pending.extend(verdict.diagnostics)
         flush()
+        if sources is not None:
+            sources.release(record.start.span.line)
     flush()
-    if sources is not None:
-        sources.close()
     return report
+
+
+MAX_TAG_NAMES = 64
+"""How many distinct tag names a report keeps (the first tag of each)."""
+
+
+def _keep_tag(tags: list[Tag], tag: Tag) -> None:
+    """Keep the first tag of each name, up to :data:`MAX_TAG_NAMES` names: a log of a million
+    tag lines must not cost a million tags."""
+    if len(tags) < MAX_TAG_NAMES and all(t.name != tag.name for t in tags):
+        tags.append(tag)
 
 
 def check_text(text: str, path: str = "<string>", *, keep_hands: bool = True, emit: Emit | None = None) -> FileReport:
     """Check a log held in a string."""
-    return check_items(read_text(text, path), path, keep_hands=keep_hands, emit=emit,
-                       sources=_Sources(text.split("\n")))
+    sources = SourceLines()
+    return check_items(read_text(text, path, keep=sources), path, keep_hands=keep_hands, emit=emit,
+                       sources=sources)
 
 
 def check_file(path: str, stdin: BinaryIO | None = None, *, keep_hands: bool = True,
                emit: Emit | None = None) -> FileReport:
     """Check the log at ``path`` (``-`` reads ``stdin``, by default the process's standard input).
 
-    With ``emit`` and without ``keep_hands`` memory stays flat however large the file.
+    With ``emit`` and without ``keep_hands`` memory stays flat however large the file: the file
+    (or standard input) is read once, as a stream, and never opened twice.
     """
+    sources = SourceLines()
     if path == "-":
-        data = (stdin or sys.stdin.buffer).read()
-        return check_items(read_stream(io.BytesIO(data), "<stdin>"), "<stdin>", keep_hands=keep_hands,
-                           emit=emit, sources=_Sources(data.decode("utf-8", "replace").split("\n")))
-    return check_items(read_file(path), path, keep_hands=keep_hands, emit=emit, sources=_Sources(path=path))
+        return check_items(read_stream(stdin or sys.stdin.buffer, "<stdin>", keep=sources), "<stdin>",
+                           keep_hands=keep_hands, emit=emit, sources=sources)
+    return check_items(read_file(path, keep=sources), path, keep_hands=keep_hands, emit=emit, sources=sources)
 
 
 def _check_for_pool(path: str) -> FileReport:

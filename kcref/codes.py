@@ -36,6 +36,8 @@ CODES: tuple[CodeInfo, ...] = (
     CodeInfo("KC002", E, "the file is not UTF-8 text"),
     CodeInfo("KC003", E, "the file is binary (it holds NUL bytes)"),
     CodeInfo("KC004", W, "the file holds no hand"),
+    CodeInfo("KC005", E, "a line longer than 64 KiB (65,536 characters): it is skipped unread"),
+    CodeInfo("KC006", E, "the file could not be read to its end (a read error, or it shrank while being read)"),
     # --- syntax
     CodeInfo("KC100", E, "the line does not follow the grammar (the message says what was expected)"),
     CodeInfo("KC101", E, "the line starts with an unknown word"),
@@ -43,6 +45,8 @@ CODES: tuple[CodeInfo, ...] = (
     CodeInfo("KC103", E, "not a pile (N, E, S, W, NE, NW, SE, SW)"),
     CodeInfo("KC104", E, "not an action (CARD->PILE, PILE->PILE, draw, draw CARD, pass)"),
     CodeInfo("KC105", E, "a tag line is malformed (expected [Name \"value\"])"),
+    CodeInfo("KC106", E, "a character that looks blank (form feed, no-break space...) where only spaces and tabs "
+                         "may separate words"),
     # --- set-up
     CodeInfo("KC201", E, "no Players tag before the first hand"),
     CodeInfo("KC202", E, "the Players tag does not list 2 to 6 players"),

@@ -14,8 +14,10 @@ from typing import NamedTuple
 
 import pyparsing as pp
 
-# Lines are read one at a time: whitespace between tokens is spaces and tabs only (not CR/LF).
-pp.ParserElement.set_default_whitespace_chars(" \t")
+BLANKS = " \t"
+"""Lines are read one at a time: whitespace between tokens is spaces and tabs only. It is set on
+each element (by ``_blanks``, at the end of this module), never as pyparsing's process-wide
+default, so that importing kcref changes no other grammar in the program."""
 
 # --- lexical productions (kept in step with kcref.cards by a test) ---------------------------
 RANK_RE = r"(?:10|[2-9AaTtJjQqKk])"
@@ -39,6 +41,20 @@ class Tok(NamedTuple):
     kind: str
     loc: int
     text: str
+
+
+class Act(NamedTuple):
+    """An action of a turn: its kind (``play``, ``move``, ``draw``, ``pass``) and its tokens."""
+
+    kind: str
+    toks: tuple[Tok, ...]
+
+
+def _act(kind: str, expr: pp.ParserElement) -> pp.ParserElement:
+    # One value per action rather than a Group with a results name: pyparsing copies the list of
+    # every results name on each repeat, so named actions made a long turn line quadratic to
+    # parse. The Group stays: it makes a failure inside the action say the action's name.
+    return pp.Group(expr).add_parse_action(lambda t: Act(kind, tuple(t[0])))
 
 
 def _tok(kind: str, expr: pp.ParserElement) -> pp.ParserElement:
@@ -77,10 +93,10 @@ HAND, DEALER, DEAL, LAYOUT = _kw("hand"), _kw("dealer"), _kw("deal"), _kw("layou
 DRAW, PASS, BLOCKED, REVEAL = _kw("draw"), _kw("pass"), _kw("blocked"), _kw("reveal")
 
 # --- actions --------------------------------------------------------------------------------
-PLAY_CARD = pp.Group(CARD + ARROW - PILE)("play").set_name("CARD->PILE")
-MOVE_PILE = pp.Group(PILE + ARROW - PILE)("move").set_name("PILE->PILE")
-DRAW_ACTION = pp.Group(_tok("draw", DRAW) + pp.Opt(CARD))("draw").set_name("draw")
-PASS_ACTION = pp.Group(_tok("pass", PASS))("pass").set_name("pass")
+PLAY_CARD = _act("play", CARD + ARROW - PILE).set_name("CARD->PILE")
+MOVE_PILE = _act("move", PILE + ARROW - PILE).set_name("PILE->PILE")
+DRAW_ACTION = _act("draw", _tok("draw", DRAW) + pp.Opt(CARD)).set_name("draw")
+PASS_ACTION = _act("pass", _tok("pass", PASS)).set_name("pass")
 ACTION = (PLAY_CARD | MOVE_PILE | DRAW_ACTION | PASS_ACTION).set_name(
     "an action (CARD->PILE, PILE->PILE, draw, draw CARD or pass)"
 )
@@ -154,6 +170,22 @@ STATEMENT = (TAG | HAND_LINE | DEAL_LINE | LAYOUT_LINE | BLOCKED_LINE | REVEAL_L
 END = pp.StringEnd().set_name("the end of the line")
 LINE = (pp.Opt(STATEMENT) + pp.Opt(COMMENT("comment")) + END).parse_with_tabs()
 LINE.set_name("a log line")
+
+
+def _blanks(root: pp.ParserElement) -> None:
+    """Make spaces and tabs the only whitespace of ``root`` and of every element inside it."""
+    seen: set[int] = set()
+    todo = [root]
+    while todo:
+        element = todo.pop()
+        if id(element) in seen:
+            continue
+        seen.add(id(element))
+        element.set_whitespace_chars(BLANKS, copy_defaults=False)
+        todo.extend(element.recurse())
+
+
+_blanks(LINE)
 
 
 def parse_line(line: str) -> pp.ParseResults:

@@ -1,6 +1,7 @@
 """Read a log: text in, a stream of typed events (and syntax diagnostics) out.
 
-Lines are read one at a time, so a log of any size streams through in constant memory. Each
+Lines are read one at a time (bytes are cut into lines by :mod:`kcref.textlines`, syntax errors
+are put in words by :mod:`kcref.syntax`), so a log of any size streams through in constant memory. Each
 line is parsed by the normative pyparsing grammar (``kcref.grammar``), except that turn lines,
 the bulk of any log, first go through a fast path built from the same token definitions: it
 either produces exactly the events the grammar would, or declines and leaves the line to the
@@ -9,12 +10,9 @@ grammar (a property test holds the two to that).
 
 from __future__ import annotations
 
-import difflib
-import io
-import itertools
 import re
 import sys
-from typing import BinaryIO, Iterable, Iterator, Union
+from typing import BinaryIO, Iterable, Iterator, NamedTuple, Union
 
 import pyparsing as pp
 
@@ -25,6 +23,9 @@ from .events import (
     PASS, Action, Assertion, Blank, Blocked, Claim, Comment, Deal, Draw, Event, HandStart, Layout,
     MovePile, PlayCard, Quantity, Reveal, Span, Tag, Turn,
 )
+from .sourcelines import SourceLines
+from .syntax import syntax_diagnostic
+from .textlines import text_lines
 
 Item = Union[Event, Diagnostic]
 BOM = "\ufeff"
@@ -202,9 +203,8 @@ def _pile(tok: grammar.Tok) -> Pile:
     return parse_pile(tok.text)
 
 
-def _action(group: pp.ParseResults) -> tuple[Action, int]:
-    kind = group.get_name()
-    toks = list(group)
+def _action(act: grammar.Act) -> tuple[Action, int]:
+    kind, toks = act
     if kind == "play":
         return PlayCard(_card(toks[0]), _pile(toks[1])), toks[0].loc
     if kind == "move":
@@ -266,10 +266,18 @@ def parse_line(line: str, path: str = "<string>", lineno: int = 1) -> Event | Di
 
     Returns its event, a syntax diagnostic, or None for a line with nothing on it.
     """
+    if len(line) >= SHORTEN_FROM:
+        short = _shortened(line)
+        if short is not None:
+            return _parse_shortened(line, short, path, lineno)
     try:
         result = grammar.parse_line(line)
     except pp.ParseBaseException as exc:
         return syntax_diagnostic(line, exc, path, lineno)
+    return _line_event(result, path, lineno)
+
+
+def _line_event(result: pp.ParseResults, path: str, lineno: int) -> Event | None:
     comment = ""
     last = result[-1] if result else None
     if isinstance(last, grammar.Tok) and last.kind == "comment":
@@ -280,118 +288,110 @@ def parse_line(line: str, path: str = "<string>", lineno: int = 1) -> Event | Di
     return event
 
 
-# --- syntax errors in words --------------------------------------------------------------------
+# --- long turn lines in linear time -----------------------------------------------------------
+# The grammar takes tens of microseconds per action, so a long turn line that the fast path
+# declines (a leading blank, one typo) would take seconds. Such a line is shortened first: each
+# run of actions that the fast path reads is cut out (from a turn line's second action on), the
+# grammar reads what is left, and the cut actions and all columns are put back. After a ';' the
+# grammar is in the same state whatever came before, so it accepts or rejects the short line
+# exactly as the long one, at the same place once columns are shifted back.
 
-_STARTERS = ("hand", "deal", "layout", "blocked", "reveal")
-_RANKS_HELP = "ranks are A, 2-10 (or T), J, Q, K"
-_SUITS_HELP = "suits are S, H, D, C or ♠ ♥ ♦ ♣"
-_ENDS_WITH_AMOUNT = re.compile(r"\d[ \t]*(?:#.*)?$")  # 'scores Ann 1' reads like a misspelt assertion
-_CARD_PARTS = re.compile(r"(?P<rank>[0-9]+|[A-Za-z])(?P<suit>.*)", re.S)
-
-
-_WORD = re.compile(r"(?:(?!->|→)[^\s;:#\[\]\"])*")
-
-
-def _word_at(line: str, loc: int) -> str:
-    """The word starting at ``loc``, stopping at blanks, punctuation and arrows."""
-    m = _WORD.match(line, loc)
-    return m.group(0) if m else ""
+SHORTEN_FROM = 256
+"""Lines at least this long that read as a turn are shortened before the grammar reads them."""
 
 
-def _card_problem(word: str) -> str | None:
-    """Why ``word`` is not a card, in words, or None if it does not look like one at all."""
-    m = _CARD_PARTS.fullmatch(word)
-    if not m or not m["suit"]:
+class _Short(NamedTuple):
+    text: str
+    cuts: tuple[tuple[int, int], ...]
+    """(where in ``text``, how many characters were cut there), in order."""
+    actions: tuple[tuple[Action, int], ...]
+    """The actions cut out, with their columns in the whole line."""
+
+
+def _shortened(line: str) -> _Short | None:
+    """The line with its runs of well-formed actions cut out, or None if nothing can be cut."""
+    head, colon, rest = line.partition(":")
+    if not colon or _fast_name(head.lstrip(" \t")) is None:
         return None
-    rank, suit = m["rank"], m["suit"]
-    rank_ok = re.fullmatch(grammar.RANK_RE, rank) is not None
-    suit_ok = re.fullmatch(grammar.SUIT_RE, suit) is not None
-    if rank_ok and not suit_ok:
-        return f"'{word}' is not a card: '{suit}' is not a suit ({_SUITS_HELP})"
-    if not rank_ok and re.fullmatch(grammar.SUIT_RE, suit):
-        hint = ""
-        if rank == "1":
-            hint = f"; did you mean A{suit} or 10{suit}?"
-        elif rank == "0":
-            hint = f"; did you mean 10{suit}?"
-        return f"'{word}' is not a card: '{rank}' is not a rank ({_RANKS_HELP}){hint}"
-    return None
+    hash_at = rest.find("#")
+    pieces = (rest if hash_at < 0 else rest[:hash_at]).split(";")
+    if len(pieces) < 3:
+        return None
+    cuts: list[tuple[int, int]] = []
+    actions: list[tuple[Action, int]] = []
+    offset = len(head) + 1 + len(pieces[0]) + 1  # where the second piece starts (0-based)
+    run = -1
+    get = _piece_cache.get
+    for piece in pieces[1:-1]:  # each of these is followed by a ';'
+        hit = get(piece) or _fast_piece(piece)
+        if hit is not None:
+            if run < 0:
+                run = offset
+            actions.append((hit[0], offset + hit[1] + 1))
+        elif run >= 0:
+            cuts.append((run, offset - run))
+            run = -1
+        offset += len(piece) + 1
+    if run >= 0:
+        cuts.append((run, offset - run))
+    if not cuts:
+        return None
+    parts: list[str] = []
+    short_cuts: list[tuple[int, int]] = []
+    at = removed = 0
+    for start, length in cuts:
+        parts.append(line[at:start])
+        short_cuts.append((start - removed, length))
+        removed += length
+        at = start + length
+    parts.append(line[at:])
+    return _Short("".join(parts), tuple(short_cuts), tuple(actions))
 
 
-def _did_you_mean(word: str, choices: Iterable[str]) -> str:
-    close = difflib.get_close_matches(word.lower(), list(choices), n=1, cutoff=0.6)
-    return f"; did you mean '{close[0]}'?" if close else ""
+def _unshorten(loc: int, cuts: tuple[tuple[int, int], ...]) -> int:
+    """The 0-based offset in the whole line of offset ``loc`` in the shortened one."""
+    shift = 0
+    for at, length in cuts:
+        if at > loc:
+            break
+        shift += length
+    return loc + shift
 
 
-def syntax_diagnostic(line: str, exc: pp.ParseBaseException, path: str, lineno: int) -> Diagnostic:
-    """Turn a pyparsing failure into a diagnostic that says what was expected, in words."""
-    loc = min(exc.loc, len(line))
-    word = _word_at(line, loc)
-    expected = str(exc.msg)
-    if expected.startswith("Expected "):
-        expected = expected[len("Expected "):]
-    found = f", found '{word}'" if word else ", found the end of the line" if loc >= len(line.rstrip()) else ""
-    code, message = "KC100", f"expected {expected}{found}"
-
-    first_word = _word_at(line, len(line) - len(line.lstrip()))
-    misspelt = _did_you_mean(first_word, _STARTERS) if first_word.lower() not in _STARTERS else ""
-    if misspelt and line.lstrip()[len(first_word):][:1] in (" ", "\t"):
-        # 'layuot N:5D ...' holds a ':' and so reads as a turn; the first word is the real slip.
-        code = "KC101"
-        message = f"'{first_word}' does not start a log line{misspelt}"
-        return diagnostic(path, lineno, len(line) - len(line.lstrip()) + 1, code, message, line)
-    if loc == 0 or not line[:loc].strip():
-        first = word.lower()
-        if "->" in line or ";" in line or ":" not in line.split("#", 1)[0]:
-            hint = _did_you_mean(first, _STARTERS + ("draw", "pass"))
-            if not hint and "->" not in line and _ENDS_WITH_AMOUNT.search(line):
-                hint = _did_you_mean(first, grammar.ASSERTION_WORDS)
-            if not hint and ":" not in line and word:
-                hint = f"; a turn needs ':' after the player ('{word}: ACTION; ACTION; ...')"
-        else:
-            hint = _did_you_mean(first, _STARTERS)
-        code = "KC101"
-        if hint:
-            message = f"'{word}' does not start a log line{hint}"
-        else:
-            message = (f"'{word}' does not start a log line: expected a tag [Name \"value\"], hand, deal, "
-                       f"layout, blocked, reveal, score, chips, paid, pot, or a turn 'PLAYER: ACTION; ...'")
-    elif expected.startswith("';' between actions") and _card_problem(word):
-        code, message = "KC102", str(_card_problem(word))
-    elif expected.startswith("a card"):
-        code = "KC102"
-        message = _card_problem(word) or f"expected a card{found} ({_RANKS_HELP}; {_SUITS_HELP})"
-    elif expected.startswith("a pile"):
-        code = "KC103"
-        message = f"expected a pile (N, E, S, W, NE, NW, SE, SW) after '->'{found}"
-        message += _did_you_mean(word, [p.value.lower() for p in Pile]).upper().replace("DID YOU MEAN", "did you mean")
-    elif expected.startswith("an action"):
-        left = re.split(grammar.ARROW_RE, line[loc:], maxsplit=1)[0].strip()
-        left_word = _word_at(left, 0) if left else ""
-        problem = _card_problem(left_word) if left_word else None
-        if problem:
-            code, message = "KC102", problem
-        elif line[loc:].lstrip().startswith(";"):
-            code, message = "KC104", "expected an action between ';' and ';' (write 'pass' for a turn with no action)"
-        else:
-            code = "KC104"
-            message = (f"expected an action (CARD->PILE, PILE->PILE, draw, draw CARD or pass){found}"
-                       f"{_did_you_mean(word, ('draw', 'pass'))}")
-    elif line.lstrip().startswith("["):
-        code = "KC105"
-        message = f"malformed tag: expected {expected}{found}; a tag is written [Name \"value\"]"
-    return diagnostic(path, lineno, loc + 1, code, message, line)
+def _parse_shortened(line: str, short: _Short, path: str, lineno: int) -> Event | Diagnostic | None:
+    try:
+        result = grammar.parse_line(short.text)
+    except pp.ParseBaseException as exc:
+        whole = pp.ParseException(line, _unshorten(exc.loc, short.cuts), exc.msg)
+        return syntax_diagnostic(line, whole, path, lineno)
+    event = _line_event(result, path, lineno)
+    if type(event) is not Turn:  # cannot happen: the head was a turn's; read the whole line
+        result = grammar.parse_line(line)
+        return _line_event(result, path, lineno)
+    kept = [(action, _unshorten(col - 1, short.cuts) + 1) for action, col in zip(event.actions, event.cols)]
+    merged = sorted(kept + list(short.actions), key=lambda pair: pair[1])
+    return Turn(event.player, tuple(a for a, _ in merged), event.span, event.comment, tuple(c for _, c in merged))
 
 
 # --- whole logs -----------------------------------------------------------------------------------
 
 
-def read_lines(lines: Iterable[str], path: str = "<string>", trivia: bool = False) -> Iterator[Item]:
-    """Read decoded lines (line ends allowed) into events and syntax diagnostics, in order.
+def read_lines(lines: Iterable[str], path: str = "<string>", trivia: bool = False,
+               keep: SourceLines | None = None) -> Iterator[Item]:
+    """Read decoded lines (a line end at the end of each is allowed) into events and syntax
+    diagnostics, in order.
 
-    With ``trivia`` the stream also holds Comment and Blank events, for ``kcref fmt``.
+    With ``trivia`` the stream also holds Comment and Blank events, for ``kcref fmt``. With
+    ``keep``, the text of each line is handed to it for the caret display of later diagnostics.
     """
-    for lineno, raw in enumerate(lines, 1):
+    lineno = 0
+    for raw in lines:
+        if type(raw) is not str:
+            # A diagnostic from the byte reader: a skipped line (KC005) or the end of the reading.
+            lineno = max(lineno, raw.line)  # type: ignore[attr-defined]
+            yield raw  # type: ignore[misc]
+            continue
+        lineno += 1
         line = raw.rstrip("\r\n")
         if lineno == 1 and line.startswith(BOM):
             line = line[1:]
@@ -402,6 +402,10 @@ def read_lines(lines: Iterable[str], path: str = "<string>", trivia: bool = Fals
                     yield Blank(Span(path, lineno, 1))
                 continue
             item = parse_line(line, path, lineno)
+        if keep is not None:
+            if type(item) is HandStart:
+                keep.hand(lineno)
+            keep.add(lineno, line)
         if item is None:
             continue
         if not trivia and isinstance(item, Comment):
@@ -409,27 +413,35 @@ def read_lines(lines: Iterable[str], path: str = "<string>", trivia: bool = Fals
         yield item
 
 
-def read_text(text: str, path: str = "<string>", trivia: bool = False) -> Iterator[Item]:
-    """Read a whole log held in a string."""
-    lines = text.split("\n")
+_LINE_END = re.compile(r"\r\n?|\n")
+
+
+def split_lines(text: str) -> list[str]:
+    """The lines of ``text``: a line ends at LF, CRLF or a CR alone; a last line end starts no line."""
+    lines = _LINE_END.split(text)
     if lines[-1] == "":
-        lines.pop()  # the newline that ends the last line does not start another
-    return read_lines(lines, path, trivia)
+        lines.pop()
+    return lines
 
 
-def read_stream(stream: BinaryIO, path: str, trivia: bool = False) -> Iterator[Item]:
-    """Read a log from a binary stream, decoding UTF-8 line by line.
+def read_text(text: str, path: str = "<string>", trivia: bool = False,
+              keep: SourceLines | None = None) -> Iterator[Item]:
+    """Read a whole log held in a string."""
+    return read_lines(split_lines(text), path, trivia, keep)
 
-    A line that is not UTF-8 (KC002) or holds a NUL byte (KC003) ends the reading with a
-    diagnostic: what follows cannot be trusted to be a log.
+
+def read_stream(stream: BinaryIO, path: str, trivia: bool = False,
+                keep: SourceLines | None = None) -> Iterator[Item]:
+    """Read a log from a binary stream, once, in bounded memory (see :mod:`kcref.textlines`).
+
+    A line that is not UTF-8 (KC002) or holds a NUL byte (KC003), a read error or a file that
+    shrinks while it is read (KC006) ends the reading with a diagnostic: what follows cannot be
+    trusted to be a log. A line longer than 64 KiB is skipped with a KC005.
     """
-    try:
-        yield from read_lines(_checked_lines(stream, path), path, trivia)
-    except _Unreadable as stop:
-        yield stop.diagnostic
+    return read_lines(text_lines(stream, path), path, trivia, keep)  # type: ignore[arg-type]
 
 
-def read_file(path: str, trivia: bool = False) -> Iterator[Item]:
+def read_file(path: str, trivia: bool = False, keep: SourceLines | None = None) -> Iterator[Item]:
     """Read the log at ``path`` (``-`` is standard input). Unreadable input becomes a diagnostic."""
     try:
         stream: BinaryIO = sys.stdin.buffer if path == "-" else open(path, "rb")  # noqa: SIM115
@@ -443,46 +455,7 @@ def read_file(path: str, trivia: bool = False) -> Iterator[Item]:
         yield diagnostic(path, 0, 0, "KC001", f"cannot read: {exc.strerror or exc}")
         return
     try:
-        yield from read_stream(stream, "<stdin>" if path == "-" else path, trivia)
+        yield from read_stream(stream, "<stdin>" if path == "-" else path, trivia, keep)
     finally:
         if path != "-":
             stream.close()
-
-
-_SNIFF = 8192  # bytes looked at for a NUL before reading lines: binary files fail fast
-
-
-class _Unreadable(Exception):
-    def __init__(self, diag: Diagnostic) -> None:
-        super().__init__(diag.message)
-        self.diagnostic = diag
-
-
-def _checked_lines(stream: BinaryIO, path: str) -> Iterator[str]:
-    """Decode lines; stop with a diagnostic at the first undecodable or binary line."""
-    lineno = 0
-    try:
-        head = stream.read(_SNIFF)
-        if b"\0" in head:
-            at = head.index(b"\0")
-            line_start = head.rfind(b"\n", 0, at) + 1
-            raise _Unreadable(diagnostic(path, head.count(b"\n", 0, at) + 1, at - line_start + 1, "KC003",
-                                         "this is a binary file, not a log (NUL byte)"))
-        head += stream.readline()
-        for raw in itertools.chain(io.BytesIO(head), stream):
-            lineno += 1
-            if b"\0" in raw:
-                raise _Unreadable(diagnostic(path, lineno, raw.index(b"\0") + 1, "KC003",
-                                             "this is a binary file, not a log (NUL byte)"))
-            try:
-                yield raw.decode("utf-8")
-            except UnicodeDecodeError as exc:
-                col = len(raw[: exc.start].decode("utf-8", "replace")) + 1
-                raise _Unreadable(diagnostic(
-                    path, lineno, col, "KC002",
-                    f"this file is not UTF-8 text (byte 0x{raw[exc.start]:02x}); save the log as UTF-8",
-                )) from None
-    except IsADirectoryError:
-        raise _Unreadable(diagnostic(path, 0, 0, "KC001", "cannot read: it is a directory")) from None
-    except OSError as exc:
-        raise _Unreadable(diagnostic(path, lineno, 0, "KC001", f"cannot read: {exc.strerror or exc}")) from None

@@ -7,6 +7,7 @@ equality ignores and which are therefore compared field by field here.
 
 from __future__ import annotations
 
+import re
 from dataclasses import fields
 
 from hypothesis import example, given, settings
@@ -210,7 +211,7 @@ def test_fast_paths_take_the_common_lines() -> None:
 
 
 def _check_read(text: str) -> None:
-    raw_lines = text.split("\n")
+    raw_lines = re.split(r"\r\n?|\n", text)  # the line ends of the reader
     for item in read_text(text, PATH, trivia=True):
         if isinstance(item, Diagnostic):
             assert item.path == PATH and item.code.startswith("KC1")

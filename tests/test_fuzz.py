@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 
 from click.testing import CliRunner
 from hypothesis import given, settings
@@ -23,7 +24,7 @@ TOKENS = ["hand", "deal", "layout", "draw", "pass", "blocked", "reveal", "->", "
 
 def assert_sane(text: str) -> None:
     report = check_text(text, "fuzz.log")
-    lines = text.split("\n")
+    lines = re.split(r"\r\n?|\n", text)  # the line ends of the reader
     for d in report.diagnostics:
         assert d.code in BY_CODE
         assert d.severity is BY_CODE[d.code].severity

@@ -1,0 +1,251 @@
+"""Syntax errors in words: a pyparsing failure on one line becomes a diagnostic a card player
+understands, pointing at the real fault.
+
+Every word a message quotes is clipped (:func:`kcref.clip.clip`), and "did you mean" looks only
+at short words, so a junk line of any length costs time and memory in proportion to its length.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+import unicodedata
+from typing import Iterable
+
+import pyparsing as pp
+
+from . import grammar
+from .cards import Pile
+from .clip import clip
+from .diagnostics import Diagnostic, diagnostic
+
+STARTERS = ("hand", "deal", "layout", "blocked", "reveal")
+SUGGEST_UP_TO = 32
+"""A word longer than this gets no "did you mean": nobody mistypes 'draw' as 33 letters."""
+_RANKS_HELP = "ranks are A, 2-10 (or T), J, Q, K"
+_SUITS_HELP = "suits are S, H, D, C or ♠ ♥ ♦ ♣"
+_ENDS_WITH_AMOUNT = re.compile(r"\d[ \t]*(?:#.*)?$")  # 'scores Ann 1' reads like a misspelt assertion
+_CARD_PARTS = re.compile(r"(?P<rank>[0-9]+|[A-Za-z])(?P<suit>.*)", re.S)
+_WORD = re.compile(r"(?:(?!->|→)[^\s;:#\[\]\"\u200b\u2060\ufeff])*")
+_CARD = re.compile(grammar.CARD_RE)
+_NAME_WORD = re.compile(grammar.NAME_WORD_RE)
+_ACTION_START = re.compile(rf"(?:{grammar.CARD_RE}|{grammar.PILE_RE})[ \t]*{grammar.ARROW_RE}")
+_ASSERTION_HELP = ("an assertion line has no ':' and stands after the hand's play "
+                   "('score PLAYER NUMBER, ...', likewise chips and paid; 'pot NUMBER')")
+
+# Characters that look blank (or show nothing) but are not the spaces and tabs that separate words.
+_ZERO_WIDTH = {"\u200b": "a zero-width space", "\u2060": "a word joiner",
+               "\ufeff": "a byte order mark"}
+_CONTROL_NAMES = {"\r": "a carriage return", "\n": "a line feed", "\x0b": "a vertical tab", "\x0c": "a form feed",
+                  "\x1c": "a file separator", "\x1d": "a group separator", "\x1e": "a record separator",
+                  "\x1f": "a unit separator", "\x85": "a next-line control (NEL)"}
+
+
+def _is_odd_blank(ch: str) -> bool:
+    return (ch.isspace() and ch not in " \t") or ch in _ZERO_WIDTH
+
+
+def _odd_blank_name(ch: str) -> str:
+    """'a form feed', 'a no-break space'...: the character in words, with its article."""
+    if ch in _CONTROL_NAMES:
+        return _CONTROL_NAMES[ch]
+    if ch in _ZERO_WIDTH:
+        return _ZERO_WIDTH[ch]
+    name = unicodedata.name(ch, "").lower()
+    if not name:
+        return "a blank"
+    return f"{'an' if name[0] in 'aeiou' else 'a'} {name}"
+
+
+def _word_at(line: str, loc: int) -> str:
+    """The word starting at ``loc``, stopping at blanks, punctuation and arrows."""
+    m = _WORD.match(line, loc)
+    return m.group(0) if m else ""
+
+
+def _quote(word: str) -> str:
+    return f"'{clip(word)}'"
+
+
+def _card_problem(word: str) -> str | None:
+    """Why ``word`` is not a card, in words, or None if it does not look like one at all."""
+    m = _CARD_PARTS.fullmatch(word)
+    if not m or not m["suit"]:
+        return None
+    rank, suit = m["rank"], m["suit"]
+    rank_ok = re.fullmatch(grammar.RANK_RE, rank) is not None
+    suit_ok = re.fullmatch(grammar.SUIT_RE, suit) is not None
+    if rank_ok and not suit_ok:
+        return f"{_quote(word)} is not a card: {_quote(suit)} is not a suit ({_SUITS_HELP})"
+    if not rank_ok and suit_ok:
+        hint = ""
+        if rank == "1":
+            hint = f"; did you mean A{suit} or 10{suit}?"
+        elif rank == "0":
+            hint = f"; did you mean 10{suit}?"
+        return f"{_quote(word)} is not a card: {_quote(rank)} is not a rank ({_RANKS_HELP}){hint}"
+    return None
+
+
+def _did_you_mean(word: str, choices: Iterable[str]) -> str:
+    """"; did you mean 'x'?" for a short word close to one of ``choices`` (but not one of them)."""
+    if not word or len(word) > SUGGEST_UP_TO:
+        return ""
+    folded = word.lower()
+    choices = list(choices)
+    if folded in choices:
+        return ""
+    close = difflib.get_close_matches(folded, choices, n=1, cutoff=0.6)
+    return f"; did you mean '{close[0]}'?" if close else ""
+
+
+def _code_part(line: str) -> str:
+    """The line up to its comment (a tag line keeps '#' in its value, so it is taken whole)."""
+    if line.lstrip(" \t").startswith("["):
+        return line
+    return line.split("#", 1)[0]
+
+
+def _odd_blank(line: str, loc: int) -> tuple[int, str] | None:
+    """The first odd blank outside a comment, if the parse stopped at it or on the way to it."""
+    code = _code_part(line)
+    at = next((i for i, ch in enumerate(code) if _is_odd_blank(ch)), -1)
+    if at < 0 or (at != loc and line[:loc].strip(" \t")):
+        return None
+    ch = line[at]
+    rest = at + 1
+    while rest < len(line) and (line[rest] in " \t" or _is_odd_blank(line[rest])):
+        rest += 1
+    after = _word_at(line, rest)
+    if not code.strip(" \t") or all(c in " \t" or _is_odd_blank(c) for c in code):
+        return at, (f"{_odd_blank_name(ch)} (U+{ord(ch):04X}) on a line with nothing else: "
+                    f"a blank line holds only spaces and tabs")
+    where = f"before {_quote(after)}" if after else "at the end of the line" if rest >= len(line) else "here"
+    return at, (f"{_odd_blank_name(ch)} (U+{ord(ch):04X}) {where}: only spaces and tabs may separate words")
+
+
+def _missing_colon(line: str, keyword: str, loc: int) -> tuple[int, str]:
+    """Where a deal or reveal line lacks the ':' after its player, and what to write."""
+    at = len(line) - len(line.lstrip(" \t")) + len(keyword)
+    while at < len(line) and line[at] in " \t":
+        at += 1
+    end = at
+    name_end = -1
+    # The player's name is every word up to the first card (names may hold blanks, cards not).
+    for m in _NAME_WORD.finditer(line, at):
+        if m.start() != end and line[end:m.start()] != " ":
+            break
+        if _CARD.fullmatch(m.group()):
+            name_end = end
+            break
+        end = m.end()
+        if end >= len(line) or line[end] != " ":
+            break
+    name = line[at:name_end] if name_end > at else ""
+    kw = keyword.lower()
+    if name:
+        return name_end, (f"expected a colon after the player's name: "
+                          f"'{kw} {clip(name.rstrip())}: CARD CARD ...'")
+    return loc, f"expected a colon after the player's name, then the cards: '{kw} PLAYER: CARD CARD ...'"
+
+
+def _as_assertion(line: str) -> str | None:
+    """The line without its ':', when that reads as an assertion: 'score Cy: 10' meant 'score Cy 10'."""
+    code = _code_part(line)
+    fixed = code.replace(":", "")
+    if fixed == code:
+        return None
+    try:
+        result = grammar.parse_line(fixed.rstrip(" \t"))
+    except pp.ParseBaseException:
+        return None
+    if result and not isinstance(result[0], grammar.Tok) and result[0].get_name() == "assertion":
+        return " ".join(fixed.split())
+    return None
+
+
+def syntax_diagnostic(line: str, exc: pp.ParseBaseException, path: str, lineno: int) -> Diagnostic:
+    """Turn a pyparsing failure into a diagnostic that says what was expected, in words."""
+    loc = min(exc.loc, len(line))
+    word = _word_at(line, loc)
+    expected = str(exc.msg)
+    if expected.startswith("Expected "):
+        expected = expected[len("Expected "):]
+    found = f", found {_quote(word)}" if word else ", found the end of the line" if loc >= len(line.rstrip()) else ""
+    code, message = "KC100", f"expected {expected}{found}"
+    indent = len(line) - len(line.lstrip())
+
+    odd = _odd_blank(line, loc)
+    if odd is not None:
+        at, message = odd
+        return diagnostic(path, lineno, at + 1, "KC106", message, line)
+
+    first_word = _word_at(line, indent)
+    first = first_word.lower()
+    misspelt = _did_you_mean(first_word, STARTERS)
+    if misspelt and line[indent + len(first_word):][:1] in (" ", "\t"):
+        # 'layuot N:5D ...' holds a ':' and so reads as a turn; the first word is the real slip.
+        return diagnostic(path, lineno, indent + 1, "KC101",
+                          f"{_quote(first_word)} does not start a log line{misspelt}", line)
+    code_part = _code_part(line)
+    if first in grammar.ASSERTION_WORDS and ":" in code_part and loc > indent:
+        fixed = _as_assertion(line)
+        if fixed is not None:
+            return diagnostic(path, lineno, code_part.index(":") + 1, "KC100",
+                              f"this looks like an assertion line, but an assertion has no ':' "
+                              f"('{clip(fixed)}'); assertion lines stand after the hand's play", line)
+    if loc == 0 or not line[:loc].strip():
+        lowered = word.lower()
+        if lowered in ("draw", "pass") or _ACTION_START.match(line, loc):
+            action = code_part[loc:].partition(";")[0].strip(" \t")
+            hint = f": an action is written after its player ('PLAYER: {clip(action)}')"
+        elif "->" in line or ";" in line or ":" not in code_part:
+            hint = _did_you_mean(lowered, STARTERS + ("draw", "pass"))
+            if not hint and "->" not in line and _ENDS_WITH_AMOUNT.search(line):
+                hint = _did_you_mean(lowered, grammar.ASSERTION_WORDS)
+            if not hint and ":" not in line and word:
+                hint = f"; a turn needs ':' after the player ('{clip(word)}: ACTION; ACTION; ...')"
+        else:
+            hint = _did_you_mean(lowered, STARTERS)
+        code = "KC101"
+        if hint:
+            message = f"{_quote(word)} does not start a log line{hint}"
+        else:
+            message = (f"{_quote(word)} does not start a log line: expected a tag [Name \"value\"], hand, deal, "
+                       f"layout, blocked, reveal, score, chips, paid, pot, or a turn 'PLAYER: ACTION; ...'")
+    elif expected == "':'" and first in ("deal", "reveal"):
+        at, message = _missing_colon(line, first_word, loc)
+        return diagnostic(path, lineno, at + 1, "KC100", message, line)
+    elif expected.startswith("a hand number, 'dealer PLAYER'"):
+        message += _did_you_mean(word, ("dealer",))
+    elif expected.startswith("';' between actions") and _card_problem(word):
+        code, message = "KC102", str(_card_problem(word))
+    elif expected.startswith("a card"):
+        code = "KC102"
+        message = _card_problem(word) or f"expected a card{found} ({_RANKS_HELP}; {_SUITS_HELP})"
+    elif expected.startswith("a pile"):
+        code = "KC103"
+        message = f"expected a pile (N, E, S, W, NE, NW, SE, SW) after '->'{found}"
+        message += _did_you_mean(word, [p.value.lower() for p in Pile]).upper().replace("DID YOU MEAN", "did you mean")
+    elif expected.startswith("an action"):
+        left = re.split(grammar.ARROW_RE, line[loc:], maxsplit=1)[0].strip()
+        left_word = _word_at(left, 0) if left else ""
+        problem = _card_problem(left_word) if left_word else None
+        if problem:
+            code, message = "KC102", problem
+        elif line[loc:].lstrip().startswith(";"):
+            code, message = "KC104", "expected an action between ';' and ';' (write 'pass' for a turn with no action)"
+        else:
+            code = "KC104"
+            message = (f"expected an action (CARD->PILE, PILE->PILE, draw, draw CARD or pass){found}"
+                       f"{_did_you_mean(word, ('draw', 'pass'))}")
+            if word.lower() in grammar.ASSERTION_WORDS:
+                message += "; an assertion goes on a line of its own, after the hand's play"
+            elif first in grammar.ASSERTION_WORDS:
+                message += f"; {_ASSERTION_HELP}"
+    elif line.lstrip().startswith("["):
+        code = "KC105"
+        message = f"malformed tag: expected {expected}{found}; a tag is written [Name \"value\"]"
+    if first in grammar.ASSERTION_WORDS and ":" in code_part and code in ("KC102", "KC103") and loc > indent:
+        message += f"; {_ASSERTION_HELP}"
+    return diagnostic(path, lineno, loc + 1, code, message, line)

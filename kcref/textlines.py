@@ -1,0 +1,235 @@
+"""Bytes in, lines of text out: a log stream read once, in bounded memory, whatever it holds.
+
+The stream is read forward only, in chunks, never whole and never twice, so a pipe or a FIFO
+works like a file. A line ends at LF, CRLF or a CR alone (old Mac files), as editors show it. A
+line longer than :data:`LINE_LIMIT` is never held whole: it is skipped with one KC005. Input
+that is not a log (binary, UTF-16, not UTF-8) stops the reading with one diagnostic, and so
+does a read error, or a file that shrinks while it is read (KC006): a partial reading is never
+silent.
+"""
+
+from __future__ import annotations
+
+import codecs
+import io
+import os
+import re
+import stat
+from typing import BinaryIO, Iterator, Union
+
+from .clip import clip
+from .diagnostics import Diagnostic, diagnostic
+
+LINE_LIMIT = 64 * 1024
+"""The longest line read, in characters (without its line end)."""
+SNIFF = 8192
+"""Bytes looked at before reading lines: binary and UTF-16 files fail fast."""
+_CHUNK = 64 * 1024
+
+Line = Union[str, Diagnostic]
+"""A line of text (without its line end), or a diagnostic about the input."""
+
+_NOT_UTF8 = re.compile("[\udc80-\udcff]")  # bytes that are not UTF-8 come out of surrogateescape as these
+_BREAK = re.compile(rb"\r\n?|\n")
+
+
+class Stop(Exception):
+    """Reading cannot go on: the diagnostic says why."""
+
+    def __init__(self, diag: Diagnostic) -> None:
+        super().__init__(diag.message)
+        self.diagnostic = diag
+
+
+def _regular_size(stream: BinaryIO) -> int | None:
+    """The size of the regular file behind ``stream``, or None for a pipe, a terminal, memory..."""
+    try:
+        info = os.fstat(stream.fileno())
+    except (OSError, ValueError, AttributeError):
+        return None
+    return info.st_size if stat.S_ISREG(info.st_mode) else None
+
+
+def _left_to_read(stream: BinaryIO) -> int | None:
+    """How many bytes a regular file behind ``stream`` holds from where reading starts."""
+    size = _regular_size(stream)
+    if size is None:
+        return None
+    try:
+        return size - stream.tell()
+    except (OSError, ValueError, AttributeError):
+        return size
+
+
+def _wide_encoding(head: bytes) -> str | None:
+    """The name of the UTF-16 or UTF-32 encoding ``head`` is written in, if it looks like one."""
+    if head.startswith((b"\xff\xfe\x00\x00", b"\x00\x00\xfe\xff")):
+        return "UTF-32"
+    if head.startswith(b"\xff\xfe"):
+        return "UTF-16 (little-endian)"
+    if head.startswith(b"\xfe\xff"):
+        return "UTF-16 (big-endian)"
+    pairs = len(head) // 2
+    if pairs < 2:
+        return None
+    # Mostly ASCII text in UTF-16 has a NUL every other byte, and almost never elsewhere.
+    even, odd = head[0: pairs * 2: 2].count(0), head[1: pairs * 2: 2].count(0)
+    if odd * 2 >= pairs and even * 20 <= pairs:
+        return "UTF-16 (little-endian)"
+    if even * 2 >= pairs and odd * 20 <= pairs:
+        return "UTF-16 (big-endian)"
+    return None
+
+
+def _position(data: bytes) -> tuple[int, int]:
+    """The 1-based line and column just after ``data``, the start of a file."""
+    lines = _BREAK.split(data)
+    return len(lines), len(lines[-1].decode("utf-8", "replace")) + 1
+
+
+def _sniff(head: bytes, path: str) -> None:
+    """Stop at once on a file that is UTF-16 (or UTF-32) or binary."""
+    wide = _wide_encoding(head)
+    if wide is not None:
+        raise Stop(diagnostic(path, 1, 1, "KC002", f"this file is {wide} text, not UTF-8: save the log as UTF-8"))
+    at = head.find(b"\0")
+    if at >= 0:
+        line, col = _position(head[:at])
+        raise Stop(diagnostic(path, line, col, "KC003", "this is a binary file, not a log (NUL byte)"))
+
+
+def _problem(line: str, path: str, lineno: int) -> Diagnostic | None:
+    """Why reading must stop at this line: a NUL byte, or a byte that is not UTF-8."""
+    if "\0" in line:
+        return diagnostic(path, lineno, line.index("\0") + 1, "KC003", "this is a binary file, not a log (NUL byte)",
+                          _NOT_UTF8.sub("\ufffd", line))
+    if not line.isascii():
+        bad = _NOT_UTF8.search(line)
+        if bad is not None:
+            byte = ord(bad.group()) - 0xDC00
+            return diagnostic(path, lineno, bad.start() + 1, "KC002",
+                              f"this file is not UTF-8 text (byte 0x{byte:02x}); save the log as UTF-8",
+                              _NOT_UTF8.sub("\ufffd", line))
+    return None
+
+
+def text_lines(stream: BinaryIO, path: str) -> Iterator[Line]:
+    """The lines of ``stream`` decoded as UTF-8, line ends removed, each checked.
+
+    A too long line comes as a KC005 diagnostic in its place; anything that stops the reading
+    comes as a last diagnostic (KC002, KC003, KC006).
+    """
+    lines = _Lines(path)
+    try:
+        expected = _left_to_read(stream)
+        try:
+            head = stream.read(SNIFF)
+        except IsADirectoryError:
+            raise Stop(diagnostic(path, 0, 0, "KC001", "cannot read: it is a directory")) from None
+        except OSError as exc:
+            raise Stop(diagnostic(path, 0, 0, "KC001", f"cannot read: {exc.strerror or exc}")) from None
+        _sniff(head, path)
+        read_some = getattr(stream, "read1", stream.read)  # what is there: a pipe's lines come as written
+        # Universal newlines: CRLF and a CR alone become LF, even when split between two chunks.
+        decode = io.IncrementalNewlineDecoder(codecs.getincrementaldecoder("utf-8")("surrogateescape"),
+                                              translate=True).decode
+        count = len(head)
+        yield from lines.feed(decode(head))
+        while not lines.stopped:
+            try:
+                data = read_some(_CHUNK)
+            except OSError as exc:
+                raise Stop(diagnostic(path, lines.lineno + 1, 1, "KC006",
+                                      f"reading stopped here: {exc.strerror or exc}; the rest of the file is "
+                                      f"not checked")) from None
+            if not data:
+                yield from lines.feed(decode(b"", final=True))
+                if not lines.stopped:
+                    yield from lines.end()
+                break
+            count += len(data)
+            yield from lines.feed(decode(data))
+        if lines.stopped:
+            return
+        if expected is not None and count < expected:
+            # The file shrank (or was truncated and rewritten) under us: only part of it was read.
+            raise Stop(diagnostic(path, max(lines.lineno, 1), 1, "KC006",
+                                  f"the file changed while it was read: {expected} bytes were expected, "
+                                  f"{count} were read; the rest is not checked"))
+    except Stop as stop:
+        yield stop.diagnostic
+
+
+class _Lines:
+    """Cuts decoded chunks into checked lines; a line over the limit is measured, not kept.
+
+    After a line that stops the reading (binary, not UTF-8), ``stopped`` is set and the last
+    item handed out is the diagnostic that says why.
+    """
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.lineno = 0
+        self.stopped = False
+        self.carry = ""  # the start of a line whose end is not read yet (at most LINE_LIMIT)
+        self.long: tuple[str, int] | None = None  # a too long line being skipped: its start, its length so far
+
+    def _line(self, out: list[Line], line: str, length: int) -> None:
+        """Hand out line ``self.lineno`` (or its KC005, or the diagnostic that stops the reading)."""
+        problem = _problem(line, self.path, self.lineno)
+        if problem is not None:
+            self.stopped = True
+            out.append(problem)
+        elif length > LINE_LIMIT:
+            out.append(diagnostic(self.path, self.lineno, 1, "KC005",
+                                  f"this line is {length} characters long, longer than the {LINE_LIMIT} a "
+                                  f"line may hold: it is skipped", clip(line)))
+        else:
+            out.append(line)
+
+    def feed(self, chunk: str) -> list[Line]:
+        """The lines that ``chunk`` completes (a chunk is bounded, and so is this list)."""
+        out: list[Line] = []
+        if self.long is not None:
+            end = chunk.find("\n")
+            start, length = self.long
+            if end < 0:
+                self.long = (start, length + len(chunk))
+                return out
+            self.long = None
+            self.lineno += 1
+            self._line(out, start, length + end)
+            if self.stopped:
+                return out
+            chunk = chunk[end + 1:]
+        parts = chunk.split("\n")
+        if self.carry:
+            parts[0] = self.carry + parts[0]
+        last = parts.pop()
+        append = out.append
+        for line in parts:
+            self.lineno += 1
+            if len(line) > LINE_LIMIT or "\0" in line or not line.isascii():
+                self._line(out, line[:LINE_LIMIT], len(line))
+                if self.stopped:
+                    return out
+            else:
+                append(line)
+        if len(last) > LINE_LIMIT:
+            self.long, self.carry = (last[:LINE_LIMIT], len(last)), ""
+        else:
+            self.carry = last
+        return out
+
+    def end(self) -> list[Line]:
+        """The last line, if the stream did not end with a line end."""
+        out: list[Line] = []
+        if self.long is not None:
+            start, length = self.long
+            self.long = None
+            self.lineno += 1
+            self._line(out, start, length)
+        elif self.carry:
+            self.lineno += 1
+            self._line(out, self.carry, len(self.carry))
+        return out
