@@ -18,7 +18,7 @@ from .assertions import check_assertions
 from .codes import Severity
 from .diagnostics import Diagnostic
 from .events import Tag
-from .hands import UNREADABLE, HandRecord
+from .hands import MAX_TAG_NAMES, UNREADABLE, HandRecord
 from .reader import read_file, read_stream, read_text
 from .referee import referee_hands
 from .setup import checked_hands
@@ -113,10 +113,6 @@ def check_items(items: Iterable[object], path: str, *, keep_hands: bool = True, 
             sources.release(record.start.span.line)
     flush()
     return report
-
-
-MAX_TAG_NAMES = 64
-"""How many distinct tag names a report keeps (the first tag of each)."""
 
 
 def _keep_tag(tags: list[Tag], tag: Tag) -> None:

@@ -26,6 +26,11 @@ MAX_HAND_ITEMS = 20_000
 real hand comes near it, and it bounds the memory one hand can take."""
 
 
+MAX_TAG_NAMES = 64
+"""A hand's record keeps the tags of at most this many names (the rules' own tags are read as
+they come, whatever their number): a log of a million distinct tags stays in bounded memory."""
+
+
 class Cut(NamedTuple):
     """The first line of a hand that cannot be judged (a syntax error, an unknown player, a
     set-up error...): the hand is replayed up to it, not past it."""
@@ -241,7 +246,8 @@ def iter_hands(items: Iterable[Item], path: str) -> Iterator[HandRecord | Diagno
             yield item
         elif isinstance(item, Tag):
             yield from _check_tag(item, ctx)
-            ctx.tags[item.name] = item
+            if item.name in ctx.tags or len(ctx.tags) < MAX_TAG_NAMES:
+                ctx.tags[item.name] = item
             yield item
         elif isinstance(item, HandStart):
             done = flush()
