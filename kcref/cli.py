@@ -59,7 +59,7 @@ def check(files: tuple[str, ...], fmt: str | None, globs: tuple[str, ...], jobs:
     import os
 
     from .check import FileReport, check_file
-    from .inputs import DEFAULT_GLOBS, Found, check_inputs, display_name, problem_report
+    from .inputs import DEFAULT_GLOBS, Found, Problem, check_inputs, display_name, problem_report
     from .output import PRINTERS
 
     fmt = fmt or ("github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text")
@@ -94,7 +94,7 @@ def check(files: tuple[str, ...], fmt: str | None, globs: tuple[str, ...], jobs:
                 # Streaming: each hand's diagnostics print as soon as it is judged.
                 printer.end_file(report := check_file(entry.path, keep_hands=False, emit=printer.diagnostic))
                 reports.append(report)
-            else:
+            elif isinstance(entry, Problem):
                 printer.start_file(entry.path)
                 done(problem_report(entry))
     printer.finish(reports)
