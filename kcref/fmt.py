@@ -20,6 +20,7 @@ import enum
 import io
 import os
 import re
+import secrets
 import shutil
 import signal
 import stat
@@ -386,12 +387,19 @@ class AtomicFile:
             _cleaned.add(self.directory)
             clean_stale(self.directory)
         _guard()
-        try:
-            fd, self.temp = tempfile.mkstemp(prefix=f".kcref-{os.getpid()}-", suffix=".tmp", dir=self.directory)
-        except BaseException:
-            _unguard()
-            raise
-        _live.add(self.temp)
+        # The name is registered before the file exists, so that a signal at any moment finds it.
+        while True:
+            self.temp = os.path.join(self.directory, f".kcref-{os.getpid()}-{secrets.token_hex(4)}.tmp")
+            _live.add(self.temp)
+            try:
+                fd = os.open(self.temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0), 0o600)
+            except FileExistsError:
+                _live.discard(self.temp)
+                continue
+            except BaseException:
+                self._discard()
+                raise
+            break
         try:
             handle = os.fdopen(fd, "wb")
             self._exit = handle.__exit__
