@@ -9,7 +9,6 @@ to report, never silently passed over.
 
 from __future__ import annotations
 
-import errno
 import fnmatch
 import os
 import stat
@@ -48,8 +47,6 @@ def cannot_read(exc: OSError, link: bool = False) -> str:
         return "cannot read: a broken symbolic link" if link else "cannot read: no such file"
     if isinstance(exc, IsADirectoryError):
         return "cannot read: it is a directory"
-    if exc.errno == errno.ELOOP:
-        return "cannot read: a loop of symbolic links"
     return f"cannot read: {exc.strerror or exc}"
 
 

@@ -71,6 +71,15 @@ def test_the_same_words_for_a_missing_file(command: str, tmp_path: Path) -> None
 
 
 @pytest.mark.parametrize("command", COMMANDS + ("show",))
+def test_the_same_words_for_a_link_loop_given_by_name(command: str, tmp_path: Path) -> None:
+    loop = tmp_path / "loop.log"
+    loop.symlink_to(loop)
+    code, out, err = run(command, str(loop))
+    assert code == 2
+    assert f"{loop}:0:0: error KC001 cannot read: Too many levels of symbolic links" in out + err
+
+
+@pytest.mark.parametrize("command", COMMANDS + ("show",))
 def test_the_same_words_for_an_unreadable_file(command: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # Tests run as root, who may read a 0o000 file: make opening it fail as it would for anyone else.
     locked = tmp_path / "locked.log"
@@ -233,7 +242,7 @@ def test_broken_links_found_in_a_folder_are_unreadable(nights: Path) -> None:
     code, out, _ = run("check", "--no-source", str(nights))
     assert code == 2
     assert f"{nights / 'gone.log'}:0:0: error KC001 cannot read: a broken symbolic link" in out
-    assert f"{nights / 'loop.log'}:0:0: error KC001 cannot read: a loop of symbolic links" in out
+    assert f"{nights / 'loop.log'}:0:0: error KC001 cannot read: Too many levels of symbolic links" in out
 
 
 def test_a_fifo_given_by_name_is_read_once_as_a_stream(tmp_path: Path) -> None:
