@@ -239,6 +239,7 @@ def play(players: int, rules_name: str, options: tuple[str, ...], seed: int, han
       kcref play --players 4 --rules commercial --seed 7 --hands 5
       kcref play --rules classic --option Draw=start --bot random -o night.log
     """
+    from .diagnostics import printable
     from .fmt import write_atomically
     from .play import play_log
 
@@ -258,7 +259,7 @@ def play(players: int, rules_name: str, options: tuple[str, ...], seed: int, han
     try:
         write_atomically(output, text)
     except OSError as exc:
-        click.echo(f"{output}: cannot write ({exc.strerror or exc})", err=True)
+        click.echo(f"{printable(output)}: cannot write: {exc.strerror or exc}", err=True)
         sys.exit(EXIT_USAGE)
 
 

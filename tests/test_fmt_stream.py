@@ -158,7 +158,8 @@ def test_write_refuses_a_read_only_file(tmp_path: Path) -> None:
     canonical = _log(tmp_path, CANON, "canon.log")
     canonical.chmod(0o444)
     assert run("fmt", "--write", str(canonical)) == (0, "", "")  # nothing to write: nothing refused
-    assert run("play", "-o", str(f))[0] == 2 and f.read_text(encoding="utf-8") == MESSY
+    assert run("play", "-o", str(f)) == (2, "", f"{f}: cannot write: it is read-only (mode -r--r--r--)\n")
+    assert f.read_text(encoding="utf-8") == MESSY
 
 
 def test_write_refuses_what_is_not_a_regular_file(tmp_path: Path) -> None:
