@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import sys
+from typing import TYPE_CHECKING
 
 import click
 
 from . import __version__
 from .codes import Severity
+
+if TYPE_CHECKING:
+    from .inputs import Inputs
 
 EXIT_OK, EXIT_FOUND, EXIT_USAGE = 0, 1, 2
 
@@ -53,15 +57,12 @@ def check(files: tuple[str, ...], fmt: str | None, globs: tuple[str, ...], jobs:
     """
     import os
 
-    from .check import FileReport, check_file, check_paths
-    from .discover import DEFAULT_GLOBS, NoLogs, expand_paths
+    from .check import FileReport, check_file
+    from .inputs import DEFAULT_GLOBS, Found, Problem, check_inputs, display_name, problem_report
     from .output import PRINTERS
 
     fmt = fmt or ("github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text")
-    try:
-        paths = expand_paths(files, globs or DEFAULT_GLOBS)
-    except NoLogs as exc:
-        raise click.UsageError(str(exc)) from None
+    inputs = _resolve(files, globs or DEFAULT_GLOBS)
     out = sys.stdout
     printer = PRINTERS[fmt](out, show_source=not no_source, quiet=quiet, strict=strict)
     reports: list[FileReport] = []
@@ -72,12 +73,13 @@ def check(files: tuple[str, ...], fmt: str | None, globs: tuple[str, ...], jobs:
         printer.end_file(report)
         reports.append(report)
 
-    progress = _want_progress(len(paths))
+    count = len(inputs.paths) + len(inputs.problems)
+    progress = _want_progress(count)
     if jobs > 1 or progress:
         # Reports come back whole (from worker processes, or behind a progress bar) and print in order.
-        results = check_paths(paths, jobs=jobs, keep_hands=False)
+        results = check_inputs(inputs, jobs=jobs, keep_hands=False)
         if progress:
-            with click.progressbar(results, length=len(paths), label="checking", file=sys.stderr) as bar:
+            with click.progressbar(results, length=count, label="checking", file=sys.stderr) as bar:
                 collected = list(bar)
         else:
             collected = results  # type: ignore[assignment]
@@ -85,11 +87,15 @@ def check(files: tuple[str, ...], fmt: str | None, globs: tuple[str, ...], jobs:
             printer.start_file(report.path)
             done(report)
     else:
-        for path in paths:
-            printer.start_file("<stdin>" if path == "-" else path)
-            # Streaming: each hand's diagnostics print as soon as it is judged.
-            printer.end_file(report := check_file(path, keep_hands=False, emit=printer.diagnostic))
-            reports.append(report)
+        for entry in inputs.entries:
+            if isinstance(entry, Found):
+                printer.start_file(display_name(entry.path))
+                # Streaming: each hand's diagnostics print as soon as it is judged.
+                printer.end_file(report := check_file(entry.path, keep_hands=False, emit=printer.diagnostic))
+                reports.append(report)
+            elif isinstance(entry, Problem):
+                printer.start_file(entry.path)
+                done(problem_report(entry))
     printer.finish(reports)
     out.flush()
     if any(r.unreadable for r in reports):
@@ -98,73 +104,93 @@ def check(files: tuple[str, ...], fmt: str | None, globs: tuple[str, ...], jobs:
     sys.exit(EXIT_FOUND if failed else EXIT_OK)
 
 
+def _resolve(args: tuple[str, ...], globs: tuple[str, ...] = (), one_file: bool = False) -> "Inputs":
+    """The command's inputs (see kcref.inputs); a word on standard error for each file skipped."""
+    from .inputs import DEFAULT_GLOBS, UsageProblem, resolve, skipped_note
+
+    try:
+        inputs = resolve(args, globs or DEFAULT_GLOBS, one_file=one_file)
+    except UsageProblem as exc:
+        raise click.UsageError(str(exc)) from None
+    name = click.get_current_context().info_name
+    for skipped in inputs.skipped:
+        click.echo(f"kcref {name}: {skipped_note(skipped)}", err=True)
+    return inputs
+
+
 def _want_progress(files: int) -> bool:
     """A progress bar on standard error when it is a terminal and there are many files."""
     return sys.stderr.isatty() and files >= 10
 
 
 @main.command()
-@click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False, allow_dash=True))
+@click.argument("files", nargs=-1, required=True, type=click.Path(allow_dash=True))
 @click.option("--check", "check_only", is_flag=True, help="Print nothing; exit 1 if a file is not canonical.")
-@click.option("--write", is_flag=True, help="Rewrite files in place (atomically).")
+@click.option("--write", is_flag=True, help="Rewrite files in place (atomically; through symbolic links).")
+@click.option("--glob", "globs", multiple=True, metavar="PATTERN",
+              help="File names to format inside directories (repeatable) [default: *.log and *.kc].")
 @click.option("--ten", type=click.Choice(["10", "T"]), default="10", show_default=True,
               help="How to write the rank ten.")
 @click.option("--symbols", is_flag=True, help="Write suits as ♠ ♥ ♦ ♣ instead of S H D C.")
-def fmt(files: tuple[str, ...], check_only: bool, write: bool, ten: str, symbols: bool) -> None:
+def fmt(files: tuple[str, ...], check_only: bool, write: bool, globs: tuple[str, ...], ten: str,
+        symbols: bool) -> None:
     """Print logs in canonical form, or check or rewrite them.
 
-    Canonical form keeps every event, comment and blank-line break, and writes one spacing
-    style, upper-case cards and piles, lower-case keywords. A file with syntax errors is
-    left alone and its errors are printed. Exit status: 0 done (or all canonical with
-    --check), 1 a file is not canonical (--check) or has errors, 2 bad usage or unreadable.
+    FILE may be a log, a directory (searched for *.log and *.kc files), or - for standard
+    input. Canonical form keeps every event, comment and blank-line break, and writes one
+    spacing style, upper-case cards and piles, lower-case keywords. A file with syntax errors
+    is left alone and its errors are printed. --write writes through a symbolic link, keeps
+    the file's mode, and refuses a read-only file. Exit status: 0 done (or all canonical with
+    --check), 1 a file is not canonical (--check) or has errors, 2 bad usage, a file that
+    cannot be read, or one that cannot be rewritten.
 
     \b
     Examples:
       kcref fmt night.log
-      kcref fmt --check nights/*.log
+      kcref fmt --check nights/
       kcref fmt --write --ten T night.log
     """
-    from .diagnostics import format_text
-    from .fmt import format_bytes, write_atomically
+    from .diagnostics import Diagnostic, format_text, printable
+    from .fmt import Mode, Outcome, format_file
+    from .inputs import Found, Problem, display_name, problem_diagnostic
     from .writer import Style
 
     if check_only and write:
         raise click.UsageError("--check and --write cannot be used together")
     if write and "-" in files:
         raise click.UsageError("--write cannot rewrite standard input")
+    inputs = _resolve(files, globs)
+    mode = Mode.CHECK if check_only else Mode.WRITE if write else Mode.PRINT
     style = Style(ten=ten, symbols=symbols)
+    out = click.get_binary_stream("stdout")
     status = EXIT_OK
-    for path in files:
+
+    def say(d: Diagnostic) -> None:
+        click.echo(format_text(d), err=True)
+
+    for entry in inputs.entries:
+        if isinstance(entry, Problem):
+            say(problem_diagnostic(entry))
+            status = EXIT_USAGE
+        if not isinstance(entry, Found):
+            continue  # a file skipped has had its word
+        name = printable(display_name(entry.path))
         try:
-            data = sys.stdin.buffer.read() if path == "-" else open(path, "rb").read()
+            outcome = format_file(entry.path, mode, style, on_error=say, out=out)
         except OSError as exc:
-            click.echo(f"{path}: cannot read: {exc.strerror or exc}", err=True)
+            click.echo(f"{name}: cannot write: {exc.strerror or exc}; the file is unchanged", err=True)
             status = EXIT_USAGE
             continue
-        result = format_bytes(data, "<stdin>" if path == "-" else path, style)
-        if result.canonical is None:
-            for d in result.errors:
-                click.echo(format_text(d), err=True)
-            if result.errors and result.errors[0].code in ("KC002", "KC003"):
-                status = EXIT_USAGE
+        if outcome is Outcome.UNREADABLE:
+            status = EXIT_USAGE
+        elif outcome is Outcome.ERRORS:
+            status = max(status, EXIT_FOUND)
+        elif outcome is Outcome.CHANGED:
+            if check_only:
+                click.echo(f"would reformat {name}", err=True)
+                status = max(status, EXIT_FOUND)
             else:
-                status = max(status, EXIT_FOUND)
-            continue
-        if check_only:
-            if result.changed:
-                click.echo(f"would reformat {path}", err=True)
-                status = max(status, EXIT_FOUND)
-        elif write:
-            if result.changed:
-                try:
-                    write_atomically(path, result.canonical)
-                except OSError as exc:
-                    click.echo(f"{path}: cannot write ({exc.strerror or exc}); the file is unchanged", err=True)
-                    status = EXIT_USAGE
-                    continue
-                click.echo(f"reformatted {path}", err=True)
-        else:
-            click.echo(result.canonical, nl=False)
+                click.echo(f"reformatted {name}", err=True)
     sys.exit(status)
 
 
@@ -213,6 +239,7 @@ def play(players: int, rules_name: str, options: tuple[str, ...], seed: int, han
       kcref play --players 4 --rules commercial --seed 7 --hands 5
       kcref play --rules classic --option Draw=start --bot random -o night.log
     """
+    from .diagnostics import printable
     from .fmt import write_atomically
     from .play import play_log
 
@@ -232,12 +259,12 @@ def play(players: int, rules_name: str, options: tuple[str, ...], seed: int, han
     try:
         write_atomically(output, text)
     except OSError as exc:
-        click.echo(f"{output}: cannot write ({exc.strerror or exc})", err=True)
+        click.echo(f"{printable(output)}: cannot write: {exc.strerror or exc}", err=True)
         sys.exit(EXIT_USAGE)
 
 
 @main.command()
-@click.argument("file", type=click.Path(dir_okay=False))
+@click.argument("file", type=click.Path(allow_dash=True))
 @click.option("--hand", "hand", type=click.IntRange(1, None), help="The hand (its number, else its position).")
 @click.option("--line", "line", type=click.IntRange(1, None), help="Show the table as it stands after this line.")
 @click.option("--full", is_flag=True, help="Every card of every pile, not just the bottom and top.")
@@ -245,25 +272,37 @@ def play(players: int, rules_name: str, options: tuple[str, ...], seed: int, han
 def show(file: str, hand: int | None, line: int | None, full: bool, plain: bool) -> None:
     """Draw the table at a moment of a log: piles, stock, hands, chips, whose turn.
 
-    By default the table at the end of the last hand; --hand picks a hand, --line the
-    moment after a line. Colour only on a terminal, and never with NO_COLOR set.
+    FILE is one log, or - for standard input. By default the table at the end of the last
+    hand; --hand picks a hand, --line the moment after a line (before a hand's layout line:
+    the cards dealt so far). Colour only on a terminal, and never with NO_COLOR set. Exit
+    status: 0 drawn, 2 bad usage, a file that cannot be read, or a hand or line not there.
 
     \b
     Examples:
       kcref show samples/classic-night.log --hand 2
       kcref show samples/commercial-night.log --line 25 --full
+      kcref play --hands 2 | kcref show - --hand 1
     """
     import os
 
-    from .show import Style, show as show_table
+    from .diagnostics import format_text, printable
+    from .inputs import Problem, problem_diagnostic
+    from .show import Style, Unreadable, show as show_table
 
     if hand is not None and line is not None:
         raise click.UsageError("give --hand or --line, not both")
+    problems = [e for e in _resolve((file,), one_file=True).entries if isinstance(e, Problem)]
+    if problems:
+        click.echo(format_text(problem_diagnostic(problems[0])), err=True)
+        sys.exit(EXIT_USAGE)
     colour = not plain and sys.stdout.isatty() and not os.environ.get("NO_COLOR")
     try:
         text = show_table(file, hand, line, Style(ascii=plain or not sys.stdout.isatty(), colour=colour, full=full))
-    except (LookupError, OSError) as exc:
-        click.echo(f"kcref show: {exc}", err=True)
+    except Unreadable as exc:
+        click.echo(format_text(exc.diagnostic), err=True)
+        sys.exit(EXIT_USAGE)
+    except LookupError as exc:
+        click.echo(f"kcref show: {printable(str(exc))}", err=True)
         sys.exit(EXIT_USAGE)
     click.echo(text, nl=False)
 
@@ -283,12 +322,18 @@ def _score_format(ctx: click.Context, param: click.Parameter, value: str) -> str
               help="Standings per player, one row per hand, or totals per night (file).")
 @click.option("--format", "fmt", default="simple", show_default=True, metavar="FORMAT", callback=_score_format,
               help="Any tabulate table format (plain, simple, github, grid, html, latex, ...), csv or json.")
+@click.option("--glob", "globs", multiple=True, metavar="PATTERN",
+              help="File names to score inside directories (repeatable) [default: *.log and *.kc].")
 @click.option("--chart", is_flag=True, help="Also draw each player's running total, hand by hand.")
 @click.option("--ascii", "ascii_only", is_flag=True, help="Draw the chart in plain ASCII.")
 @click.option("--skip-invalid", is_flag=True, help="Leave out the hands with errors (each is named) and score "
                                                     "the rest, instead of refusing.")
-def score(files: tuple[str, ...], by: str, fmt: str, chart: bool, ascii_only: bool, skip_invalid: bool) -> None:
+def score(files: tuple[str, ...], by: str, fmt: str, globs: tuple[str, ...], chart: bool, ascii_only: bool,
+          skip_invalid: bool) -> None:
     """Total the scores of game logs across hands, games and nights (files, in the order given).
+
+    FILE may be a log, a directory (searched for *.log and *.kc files), or - for standard
+    input.
 
     Every file is refereed first. A file with errors is refused (exit 1: 'kcref check'
     shows them) unless --skip-invalid leaves out the hands with errors. Unfinished hands,
@@ -298,18 +343,20 @@ def score(files: tuple[str, ...], by: str, fmt: str, chart: bool, ascii_only: bo
 
     \b
     Examples:
-      kcref score nights/*.log
+      kcref score nights/
       kcref score --by hand --chart night.log
       kcref score --by night --format github nights/*.log
       kcref score --format json --skip-invalid nights/*.log
     """
-    from .score import score_paths
+    from .inputs import check_inputs
+    from .score import score_reports
 
     if chart and fmt in ("csv", "json", "tsv"):
         raise click.UsageError(f"--chart draws in the terminal: it does not go with --format {fmt}")
     if ascii_only and not chart:
         raise click.UsageError("--ascii goes with --chart")
-    result = score_paths(files, by, fmt, chart, ascii_only, skip_invalid)
+    inputs = _resolve(files, globs)
+    result = score_reports(list(check_inputs(inputs)), by, fmt, chart, ascii_only, skip_invalid)
     click.echo(result.out, nl=False)
     click.echo(result.err, nl=False, err=True)
     sys.exit(result.status)

@@ -1,69 +1,471 @@
-"""``kcref fmt``: canonical form of a log, checked or rewritten in place atomically."""
+"""``kcref fmt``: the canonical form of a log, streamed: printed, compared, or rewritten in place.
+
+A log is read once, line by line, and its canonical lines are written as they come, so memory
+stays flat however large the log. Nothing is printed or rewritten until the whole file has been
+read without a syntax error: printed text goes through a spool file first, and a rewrite goes
+to a temp file beside the log that replaces it only at the end, and only if the text changed.
+``--check`` compares the canonical text with the file as both stream by (standard input, which
+cannot be read twice, is copied aside as it is read).
+
+A rewrite keeps what kcref does not own: a symbolic link is written through (its target is
+formatted, the link stays), the file's mode (and owner, where allowed) is kept, and a read-only
+file is refused, as an editor would. Its temp file is named ``.kcref-PID-XXXXXXXX.tmp``: it is
+removed on SIGTERM or SIGHUP, and one left behind by a process that is gone (SIGKILL, a crash)
+is removed by the next rewrite in that folder.
+"""
 
 from __future__ import annotations
 
+import enum
+import io
 import os
+import re
+import secrets
+import shutil
+import signal
+import stat
 import tempfile
-from typing import NamedTuple
+import threading
+import time
+from collections.abc import Callable, Iterable, Iterator
+from types import FrameType, TracebackType
+from typing import BinaryIO
 
 from .diagnostics import Diagnostic
+from .discover import file_kind
 from .events import Event
-from .reader import read_stream
-from .writer import DEFAULT_STYLE, Style, write_text
+from .hands import UNREADABLE
+from .inputs import STDIN, display_name, open_input
+from .reader import Item, read_stream
+from .writer import DEFAULT_STYLE, Style, write_lines
+
+Emit = Callable[[Diagnostic], None]
+CHUNK = 1 << 16
+"""Canonical text is handed on in pieces of about this many characters."""
 
 
-class Formatted(NamedTuple):
-    """A file's original text, its canonical text (None when it has errors), and the errors."""
+class Mode(enum.Enum):
+    """What ``kcref fmt`` does with the canonical text."""
 
-    path: str
-    original: str
-    canonical: str | None
-    errors: list[Diagnostic]
+    PRINT = "print"
+    CHECK = "check"
+    WRITE = "write"
+
+
+class Outcome(enum.Enum):
+    """What came of formatting one file."""
+
+    PRINTED = "printed"
+    """The canonical text was printed."""
+    CANONICAL = "canonical"
+    """The file is already in canonical form (CHECK, WRITE: nothing written)."""
+    CHANGED = "changed"
+    """The file is not in canonical form: CHECK would reformat it, WRITE did."""
+    ERRORS = "errors"
+    """The file has syntax errors: left alone, its errors given to ``on_error``."""
+    UNREADABLE = "unreadable"
+    """The file could not be read as text (KC001-KC003): left alone."""
+
+
+class CannotWrite(OSError):
+    """``--write`` refuses or fails to rewrite a file; the file is left as it was."""
+
+
+class _Run:
+    """One file's reading: the canonical text in chunks, and the errors met on the way."""
+
+    def __init__(self, on_error: Emit) -> None:
+        self.on_error = on_error
+        self.errors = 0
+        self.unreadable = False
 
     @property
-    def changed(self) -> bool:
-        return self.canonical is not None and self.canonical != self.original
+    def outcome(self) -> Outcome | None:
+        """UNREADABLE or ERRORS once an error was read, else None."""
+        if self.unreadable:
+            return Outcome.UNREADABLE
+        return Outcome.ERRORS if self.errors else None
+
+    def _events(self, items: Iterable[Item]) -> Iterator[Event]:
+        for item in items:
+            if isinstance(item, Diagnostic):
+                if item.is_error:
+                    self.errors += 1
+                    self.unreadable = self.unreadable or item.code in UNREADABLE
+                    self.on_error(item)
+            else:
+                yield item
+
+    def chunks(self, items: Iterable[Item], style: Style) -> Iterator[bytes]:
+        """The canonical text as UTF-8 chunks; none after the first error (the rest is only read,
+        for its errors)."""
+        pending: list[str] = []
+        size = 0
+        for line in write_lines(self._events(items), style):
+            if self.errors:
+                pending.clear()
+                continue
+            pending.append(line)
+            size += len(line)
+            if size >= CHUNK:
+                yield "".join(pending).encode("utf-8")
+                pending.clear()
+                size = 0
+        if pending and not self.errors:
+            yield "".join(pending).encode("utf-8")
 
 
-def format_bytes(data: bytes, path: str, style: Style = DEFAULT_STYLE) -> Formatted:
-    """The canonical form of a log given as bytes; refuses (canonical None) when it has errors."""
-    import io
+class _Compare:
+    """Compares the bytes written to it with a file's, reading the file along."""
 
-    events: list[Event] = []
-    errors: list[Diagnostic] = []
-    for item in read_stream(io.BytesIO(data), path, trivia=True):
-        if isinstance(item, Diagnostic):
-            if item.is_error:
-                errors.append(item)
+    def __init__(self, original: BinaryIO) -> None:
+        self.original = original
+        self.same = True
+
+    def write(self, data: bytes) -> None:
+        if self.same and self.original.read(len(data)) != data:
+            self.same = False
+
+    def finish(self) -> bool:
+        """True when everything written equals the whole file."""
+        return self.same and not self.original.read(1)
+
+
+class _Tee(io.RawIOBase):
+    """Reads ``source`` and copies every byte read to ``copy``: standard input, kept for a comparison."""
+
+    def __init__(self, source: BinaryIO, copy: BinaryIO) -> None:
+        super().__init__()
+        self.source = source
+        self.copy = copy
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: bytearray | memoryview) -> int:  # type: ignore[override]
+        read = getattr(self.source, "read1", self.source.read)
+        data = read(len(buffer))
+        n = len(data)
+        memoryview(buffer).cast("B")[:n] = data
+        self.copy.write(data)
+        return n
+
+
+def _same_content(a: BinaryIO, b: BinaryIO) -> bool:
+    a.seek(0)
+    b.seek(0)
+    while True:
+        x, y = a.read(CHUNK), b.read(CHUNK)
+        if x != y:
+            return False
+        if not x:
+            return True
+
+
+def _is_regular(stream: BinaryIO) -> bool:
+    try:
+        return stat.S_ISREG(os.fstat(stream.fileno()).st_mode)
+    except (OSError, ValueError, io.UnsupportedOperation):
+        return False
+
+
+def format_file(path: str, mode: Mode = Mode.PRINT, style: Style = DEFAULT_STYLE, *, on_error: Emit,
+                out: BinaryIO | None = None, stdin: BinaryIO | None = None) -> Outcome:
+    """Format the log at ``path`` (``-`` reads ``stdin``, by default standard input).
+
+    PRINT writes the canonical text to ``out`` once the whole file has been read without an
+    error; CHECK only says whether the file is canonical; WRITE rewrites the file in place when
+    it is not (see :func:`rewrite`). Errors go to ``on_error`` as they are read; a file with
+    errors is never printed or rewritten.
+    """
+    if mode is Mode.WRITE:
+        return rewrite(path, style, on_error=on_error)
+    opened = open_input(path, stdin)
+    if isinstance(opened, Diagnostic):
+        on_error(opened)
+        return Outcome.UNREADABLE
+    try:
+        if mode is Mode.PRINT:
+            return _print(opened, display_name(path), style, on_error, out)
+        return _check(opened, path, style, on_error)
+    finally:
+        if path != STDIN:
+            opened.close()
+
+
+def _print(stream: BinaryIO, name: str, style: Style, on_error: Emit, out: BinaryIO | None) -> Outcome:
+    run = _Run(on_error)
+    with tempfile.TemporaryFile() as spool:
+        for chunk in run.chunks(read_stream(stream, name, trivia=True), style):
+            spool.write(chunk)
+        if run.outcome is not None:
+            return run.outcome
+        if out is not None:
+            spool.seek(0)
+            shutil.copyfileobj(spool, out, CHUNK)
+            out.flush()
+    return Outcome.PRINTED
+
+
+def _check(stream: BinaryIO, path: str, style: Style, on_error: Emit) -> Outcome:
+    run = _Run(on_error)
+    name = display_name(path)
+    if path != STDIN and _is_regular(stream):
+        with open(path, "rb") as original:
+            compare = _Compare(original)
+            for chunk in run.chunks(read_stream(stream, name, trivia=True), style):
+                compare.write(chunk)
+            same = compare.finish()
+    else:
+        # Standard input or a FIFO can be read only once: keep a copy of it to compare with.
+        with tempfile.TemporaryFile() as copy, tempfile.TemporaryFile() as spool:
+            tee = io.BufferedReader(_Tee(stream, copy))
+            for chunk in run.chunks(read_stream(tee, name, trivia=True), style):  # type: ignore[arg-type]
+                spool.write(chunk)
+            same = run.outcome is None and _same_content(copy, spool)
+    if run.outcome is not None:
+        return run.outcome
+    return Outcome.CANONICAL if same else Outcome.CHANGED
+
+
+def is_read_only(path: str, st: os.stat_result) -> bool:
+    """Whether a file is read-only: no write permission bit at all (which even root, who may
+    write anything, takes as the owner's wish), or not writable by this user."""
+    return st.st_mode & 0o222 == 0 or not os.access(path, os.W_OK)
+
+
+def rewrite(path: str, style: Style = DEFAULT_STYLE, *, on_error: Emit) -> Outcome:
+    """Rewrite the log at ``path`` in canonical form, atomically, if it is not canonical already.
+
+    A symbolic link is written through: its target is rewritten and the link stays. Raises
+    ``CannotWrite`` (the file unchanged) for a file that is not regular, a read-only file that
+    needs changing, or a failed write.
+    """
+    if path == STDIN:
+        raise CannotWrite("standard input cannot be rewritten")
+    target = os.path.realpath(path)
+    try:
+        st: os.stat_result | None = os.stat(target)
+    except OSError:
+        st = None  # opening it says why, in the words every command uses
+    if st is not None and not stat.S_ISREG(st.st_mode):
+        raise CannotWrite(f"it is {file_kind(st.st_mode)}, not a regular file")
+    opened = open_input(path)
+    if isinstance(opened, Diagnostic):
+        on_error(opened)
+        return Outcome.UNREADABLE
+    read_only = st is not None and is_read_only(target, st)
+    run = _Run(on_error)
+    with opened, open(target, "rb") as original:
+        compare = _Compare(original)
+        chunks = run.chunks(read_stream(opened, path, trivia=True), style)
+        if read_only:
+            for chunk in chunks:
+                compare.write(chunk)
+            if run.outcome is not None:
+                return run.outcome
+            if compare.finish():
+                return Outcome.CANONICAL
+            assert st is not None
+            raise CannotWrite(f"it is read-only (mode {stat.filemode(st.st_mode)})")
+        with AtomicFile(target) as temp:
+            for chunk in chunks:
+                compare.write(chunk)
+                temp.write(chunk)
+            if run.outcome is not None:
+                return run.outcome
+            if compare.finish():
+                return Outcome.CANONICAL
+            temp.commit()
+    return Outcome.CHANGED
+
+
+# --- atomic writes, and their temp files ---------------------------------------------------------
+
+_TEMP_NAME = re.compile(r"\.kcref-(?:(?P<pid>[0-9]+)-)?[A-Za-z0-9_]+\.tmp")
+STALE_AGE = 24 * 3600
+"""A temp file of ours this old (seconds) is stale even if its writer's process id is in use."""
+_CAUGHT = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name))
+_live: set[str] = set()
+_previous: dict[int, object] = {}
+_cleaned: set[str] = set()
+
+
+def _on_signal(signum: int, frame: FrameType | None) -> None:
+    for temp in list(_live):
+        try:
+            os.unlink(temp)
+        except OSError:
+            pass
+    _live.clear()
+    raise SystemExit(128 + signum)
+
+
+def _guard() -> None:
+    """Remove our temp files on SIGTERM and SIGHUP (and exit 128+N) while any is live."""
+    if _previous or threading.current_thread() is not threading.main_thread():
+        return
+    for sig in _CAUGHT:
+        _previous[sig] = signal.signal(sig, _on_signal)
+
+
+def _unguard() -> None:
+    if _live or not _previous:
+        return
+    for sig, handler in _previous.items():
+        signal.signal(sig, handler if handler is not None else signal.SIG_DFL)  # type: ignore[arg-type]
+    _previous.clear()
+
+
+def _writer_alive(pid: int) -> bool:
+    if pid <= 0 or pid == os.getpid():
+        return False  # our own live temp files are in _live; one with our id is an older process's
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    except (OSError, OverflowError):
+        return False
+    return True
+
+
+def clean_stale(directory: str, now: float | None = None) -> list[str]:
+    """Remove the temp files of ours left in ``directory`` by a process that is gone, or older
+    than ``STALE_AGE``: only regular files named ``.kcref-PID-XXXXXXXX.tmp`` (or the older
+    ``.kcref-XXXXXXXX.tmp``) that this user owns. Returns the paths removed."""
+    now = time.time() if now is None else now
+    removed: list[str] = []
+    euid = os.geteuid() if hasattr(os, "geteuid") else -1
+    try:
+        with os.scandir(directory) as it:
+            entries = [e for e in it if _TEMP_NAME.fullmatch(e.name)]
+    except OSError:
+        return removed
+    for entry in entries:
+        if entry.path in _live:
+            continue
+        try:
+            st = entry.stat(follow_symlinks=False)
+        except OSError:
+            continue
+        if not stat.S_ISREG(st.st_mode) or (euid not in (0, -1) and st.st_uid != euid):
+            continue
+        pid = _TEMP_NAME.fullmatch(entry.name)["pid"]  # type: ignore[index]
+        if now - st.st_mtime > STALE_AGE or (pid is not None and not _writer_alive(int(pid))):
+            try:
+                os.unlink(entry.path)
+            except OSError:
+                continue
+            removed.append(entry.path)
+    return removed
+
+
+class AtomicFile:
+    """A temp file beside ``path`` that replaces it on :meth:`commit`, keeping its mode (and
+    owner, where allowed); left uncommitted, it is removed. A symbolic link is written through.
+
+    Use it as a context manager. Raises ``CannotWrite`` for a read-only file (see
+    :func:`is_read_only`), unless ``read_only_ok``.
+    """
+
+    def __init__(self, path: str, read_only_ok: bool = False) -> None:
+        self.target = os.path.realpath(path)
+        self.directory = os.path.dirname(self.target)
+        try:
+            self.st: os.stat_result | None = os.stat(self.target)
+        except FileNotFoundError:
+            self.st = None
+        if self.st is not None and not read_only_ok and is_read_only(self.target, self.st):
+            raise CannotWrite(f"it is read-only (mode {stat.filemode(self.st.st_mode)})")
+        self.temp = ""
+        self._file: BinaryIO | None = None
+
+    def __enter__(self) -> AtomicFile:
+        if self.directory not in _cleaned:
+            _cleaned.add(self.directory)
+            clean_stale(self.directory)
+        _guard()
+        # The name is registered before the file exists, so that a signal at any moment finds it.
+        while True:
+            self.temp = os.path.join(self.directory, f".kcref-{os.getpid()}-{secrets.token_hex(4)}.tmp")
+            _live.add(self.temp)
+            try:
+                fd = os.open(self.temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0), 0o600)
+            except FileExistsError:
+                _live.discard(self.temp)
+                continue
+            except BaseException:
+                self._discard()
+                raise
+            break
+        try:
+            handle = os.fdopen(fd, "wb")
+            self._exit = handle.__exit__
+            self._file = handle.__enter__()
+        except BaseException:
+            self._discard()
+            raise
+        return self
+
+    def write(self, data: bytes) -> None:
+        """Write bytes to the temp file."""
+        assert self._file is not None
+        self._file.write(data)
+
+    def commit(self) -> None:
+        """Flush the temp file to disk and rename it over the file."""
+        assert self._file is not None
+        self._file.flush()
+        os.fsync(self._file.fileno())
+        self._close(None, None, None)
+        if self.st is not None:
+            made = os.stat(self.temp)
+            if (self.st.st_uid, self.st.st_gid) != (made.st_uid, made.st_gid):
+                try:
+                    os.chown(self.temp, self.st.st_uid, self.st.st_gid)
+                except OSError:
+                    pass  # not allowed: the file becomes ours, as with any editor
+            mode = self.st.st_mode & 0o7777
         else:
-            events.append(item)
-    original = data.decode("utf-8", "replace")
-    return Formatted(path, original, None if errors else write_text(events, style), errors)
+            umask = os.umask(0)
+            os.umask(umask)
+            mode = 0o666 & ~umask
+        os.chmod(self.temp, mode)
+        os.replace(self.temp, self.target)
+        _live.discard(self.temp)
+        self.temp = ""
+        _unguard()
+
+    def _close(self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None) -> None:
+        if self._file is not None:
+            self._file = None
+            self._exit(kind, exc, tb)
+
+    def _discard(self) -> None:
+        if self.temp:
+            try:
+                os.unlink(self.temp)
+            except OSError:
+                pass
+            _live.discard(self.temp)
+            self.temp = ""
+        _unguard()
+
+    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None,
+                 tb: TracebackType | None) -> None:
+        try:
+            self._close(kind, exc, tb)
+        finally:
+            self._discard()
 
 
 def write_atomically(path: str, text: str) -> None:
     """Replace the file at ``path`` with ``text``: a temp file beside it, then a rename.
 
-    If anything fails on the way, the original file is left as it was.
+    If anything fails on the way, the file is left as it was.
     """
-    directory = os.path.dirname(os.path.abspath(path))
-    try:
-        mode = os.stat(path).st_mode & 0o7777
-    except FileNotFoundError:
-        umask = os.umask(0)
-        os.umask(umask)
-        mode = 0o666 & ~umask
-    fd, tmp = tempfile.mkstemp(prefix=".kcref-", suffix=".tmp", dir=directory)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
-        os.chmod(tmp, mode)
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
+    with AtomicFile(path) as f:
+        f.write(text.encode("utf-8"))
+        f.commit()

@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
-from typing import NamedTuple
+from collections.abc import Iterable, Iterator, Mapping
+from typing import BinaryIO, NamedTuple
 
 from .cards import Card, Pile, Suit
-from .diagnostics import Diagnostic
+from .diagnostics import Diagnostic, printable
+from .events import Deal, Layout
 from .hands import UNREADABLE, HandRecord
+from .inputs import STDIN, display_name, open_input
 from .moves import in_order
 from .options import Scoring
-from .reader import read_file
+from .reader import Item, read_stream
 from .referee import Position, referee_hand, table_at
 from .setup import checked_hands
 from .table import Table
@@ -47,24 +49,54 @@ class Text(NamedTuple):
     styled: str
 
 
-def _records(path: str) -> Iterator[HandRecord]:
-    for item in checked_hands(read_file(path), path):
+class Unreadable(LookupError):
+    """The log cannot be read as text: ``diagnostic`` says why (KC001-KC003)."""
+
+    def __init__(self, diag: Diagnostic) -> None:
+        super().__init__(f"{diag.path}: {diag.message}")
+        self.diagnostic = diag
+
+
+class _Counted:
+    """The items read, passed on as they come, counting the lines read (with trivia, every line
+    gives an item)."""
+
+    def __init__(self, items: Iterable[Item]) -> None:
+        self.items = items
+        self.lines = 0
+
+    def __iter__(self) -> Iterator[Item]:
+        for item in self.items:
+            self.lines = max(self.lines, item.line if isinstance(item, Diagnostic) else item.span.line)
+            yield item
+
+
+def _records(items: Iterable[Item], path: str) -> Iterator[HandRecord]:
+    for item in checked_hands(items, path):
         if isinstance(item, HandRecord):
             yield item
         elif isinstance(item, Diagnostic) and item.code in UNREADABLE:
-            raise LookupError(f"{path}: {item.message}")
+            raise Unreadable(item)
 
 
-def locate(path: str, hand: int | None = None, line: int | None = None) -> Located:
-    """Find the hand at ``line`` (or hand number ``hand``, or the last hand) in the log at ``path``.
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'s' if n != 1 else ''}"
 
-    Raises ``LookupError`` with a sentence for a file, hand or line that is not there.
+
+def locate(items: Iterable[Item], path: str, hand: int | None = None, line: int | None = None) -> Located:
+    """Find the hand at ``line`` (or hand number ``hand``, or the last hand) among the ``items``
+    read (with trivia) from the log named ``path``. The items are read once, and no further
+    than needed.
+
+    Raises ``Unreadable`` for a log that is not text, ``LookupError`` with a sentence for a hand
+    or line that is not there.
     """
     stacks: dict[str, int] = {}
     pot = 0
     chosen: Located | None = None
     seen = 0
-    for record in _records(path):
+    counted = _Counted(items)
+    for record in _records(counted, path):
         seen += 1
         start = record.start.span.line
         if line is not None and start > line:
@@ -80,8 +112,11 @@ def locate(path: str, hand: int | None = None, line: int | None = None) -> Locat
                 pot = verdict.pot_left
         else:
             stacks, pot = {}, 0
+    else:
+        if line is not None and line > counted.lines:
+            raise LookupError(f"line {line} is past the end of {path}, which has {_plural(counted.lines, 'line')}")
     if hand is not None:
-        raise LookupError(f"{path} has no hand {hand} ({seen} hand{'s' if seen != 1 else ''} in all)")
+        raise LookupError(f"{path} has no hand {hand} ({_plural(seen, 'hand')} in all)")
     if chosen is None:
         if line is not None and seen:
             raise LookupError(f"line {line} of {path} stands before the first hand")
@@ -122,7 +157,8 @@ def render(located: Located, position: Position, style: Style) -> str:
     record, t = located.record, position.table
     where = f"after line {located.line}" if located.line is not None else "at the end of the hand"
     number = record.number if record.number is not None else record.index
-    lines = [f"{record.path}: hand {number}, {record.rules} rules, dealer {record.players[record.dealer]}, {where}"]
+    lines = [printable(f"{record.path}: hand {number}, {record.rules} rules, dealer {record.players[record.dealer]}, "
+                       f"{where}")]
     if t is None:
         lines.append("the hand cannot be replayed: it has syntax or set-up errors (kcref check shows them)")
         return "\n".join(lines) + "\n"
@@ -168,8 +204,53 @@ def _status(t: Table) -> str:
     return f"{t.name} to play"
 
 
-def show(path: str, hand: int | None = None, line: int | None = None, style: Style = Style()) -> str:
-    """The whole output of ``kcref show``. Raises ``LookupError`` for a hand or line not there."""
-    located = locate(path, hand, line)
-    position = table_at(located.record, line, located.stacks, located.pot)
+def render_dealing(located: Located, layout: Layout, style: Style) -> str:
+    """The hand before its layout is turned up: the cards dealt so far, and who is still waiting."""
+    record, line = located.record, located.line
+    number = record.number if record.number is not None else record.index
+    header = (f"{record.path}: hand {number}, {record.rules} rules, dealer {record.players[record.dealer]}, "
+              f"after line {line}")
+    dealt: dict[int, tuple[Card, ...]] = {}
+    for event in record.events:
+        if isinstance(event, Deal) and line is not None and event.span.line <= line:
+            seat = record.seat(event.player)
+            if seat is not None:
+                dealt[seat] = event.cards
+    first = record.players[(record.dealer + 1) % len(record.players)]
+    lines = [printable(header), "", f"the cards are being dealt: the layout is turned up at line {layout.span.line}", ""]
+    width = max(len(n) for n in record.players)
+    for seat, name in enumerate(record.players):
+        if seat in dealt:
+            cards = dealt[seat]
+            count = _plural(len(cards), "card")
+            text = _join([card_text(c, style) for c in in_order(frozenset(cards))]).styled
+        else:
+            count, text = "", "not dealt yet"
+        lines.append(f"  {name:<{width}}  {count:>8}  {text}".rstrip())
+    lines.append(f"{first} plays first")
+    return "\n".join(lines) + "\n"
+
+
+def show(path: str, hand: int | None = None, line: int | None = None, style: Style = Style(),
+         stdin: BinaryIO | None = None) -> str:
+    """The whole output of ``kcref show`` for the log at ``path`` (``-`` reads ``stdin``, by
+    default standard input), which is read once.
+
+    Raises ``Unreadable`` for a log that cannot be read, ``LookupError`` for a hand or line not there.
+    """
+    opened = open_input(path, stdin)
+    if isinstance(opened, Diagnostic):
+        raise Unreadable(opened)
+    name = display_name(path)
+    try:
+        located = locate(read_stream(opened, name, trivia=True), name, hand, line)
+    finally:
+        if path != STDIN:
+            opened.close()
+    record = located.record
+    if line is not None and record.valid:
+        layout = next((e for e in record.events if isinstance(e, Layout)), None)
+        if layout is not None and line < layout.span.line:
+            return render_dealing(located, layout, style)
+    position = table_at(record, line, located.stacks, located.pot)
     return render(located, position, style)

@@ -1,0 +1,123 @@
+"""What a command reads: files as given, folders searched for logs, and ``-`` for standard input.
+
+``check``, ``fmt`` and ``score`` take any number of them; ``show`` takes one file or ``-``. Every
+command resolves its arguments here, so a missing file, a folder where one file is needed and an
+unreadable file or folder are worded alike (``PATH:0:0: error KC001 cannot read: ...``) and make
+the run exit 2, and standard input is named ``<stdin>`` everywhere.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Iterator, Sequence
+from typing import BinaryIO, NamedTuple
+
+from .check import FileReport, check_paths
+from .codes import Severity
+from .diagnostics import Diagnostic, diagnostic, printable
+from .discover import DEFAULT_GLOBS, Entry, Found, Problem, Skipped, cannot_read, search
+
+STDIN = "-"
+STDIN_NAME = "<stdin>"
+
+__all__ = ["DEFAULT_GLOBS", "STDIN", "STDIN_NAME", "Found", "Inputs", "Problem", "Skipped", "UsageProblem",
+           "check_inputs", "display_name", "open_input", "problem_diagnostic", "problem_report", "resolve",
+           "skipped_note"]
+
+
+class UsageProblem(ValueError):
+    """The arguments cannot be used as given: a usage error (exit 2). The message says why."""
+
+
+class Inputs(NamedTuple):
+    """The resolved arguments, in the order given (a folder's files sorted by path)."""
+
+    entries: list[Entry]
+    """Files to read (``Found``; ``-`` is standard input), things that could not be read
+    (``Problem``: the run exits 2) and files that are not logs (``Skipped``: a word on stderr)."""
+
+    @property
+    def paths(self) -> list[str]:
+        return [e.path for e in self.entries if isinstance(e, Found)]
+
+    @property
+    def problems(self) -> list[Problem]:
+        return [e for e in self.entries if isinstance(e, Problem)]
+
+    @property
+    def skipped(self) -> list[Skipped]:
+        return [e for e in self.entries if isinstance(e, Skipped)]
+
+
+def display_name(path: str) -> str:
+    """How a path is named in messages and outputs: ``<stdin>`` for ``-``."""
+    return STDIN_NAME if path == STDIN else path
+
+
+def resolve(args: Sequence[str], globs: Sequence[str] = DEFAULT_GLOBS, *, one_file: bool = False) -> Inputs:
+    """Resolve command-line arguments into what to read.
+
+    A file is read as given (reading it reports a missing or unreadable file, and a FIFO given
+    by name is read once, as a stream). A folder stands for the regular files below it whose
+    names match one of ``globs`` (see :func:`kcref.discover.search`); with ``one_file`` a folder
+    is a problem instead. Raises ``UsageProblem`` when ``-`` is given more than once, or when a
+    folder holds no log: checking nothing there is never what was meant.
+    """
+    if list(args).count(STDIN) > 1:
+        raise UsageProblem("'-' (standard input) is given more than once: it can be read only once")
+    entries: list[Entry] = []
+    empty: list[str] = []
+    for arg in args:
+        if arg == STDIN or not os.path.isdir(arg):
+            entries.append(Found(arg))
+        elif one_file:
+            entries.append(Problem(arg, cannot_read(IsADirectoryError())))
+        else:
+            found = search(arg, globs)
+            if not any(isinstance(e, (Found, Problem)) for e in found):
+                empty.append(arg)
+            entries.extend(found)
+    if empty:
+        raise UsageProblem(f"no log files found in {', '.join(empty)} (looked for {', '.join(globs)})")
+    return Inputs(entries)
+
+
+def problem_diagnostic(problem: Problem) -> Diagnostic:
+    """The diagnostic that reports a path that could not be read (KC001, at line 0)."""
+    return diagnostic(problem.path, 0, 0, "KC001", problem.reason)
+
+
+def problem_report(problem: Problem) -> FileReport:
+    """A checked file's report for a path that could not be read: one KC001 error, unreadable."""
+    report = FileReport(problem.path, diagnostics=[problem_diagnostic(problem)], unreadable=True)
+    report.counts[Severity.ERROR] += 1
+    return report
+
+
+def skipped_note(skipped: Skipped) -> str:
+    """The word said about a file found in a folder that is not read (safe for a terminal)."""
+    return printable(f"skipped {skipped.path}: {skipped.kind}, not a regular file")
+
+
+def check_inputs(inputs: Inputs, *, jobs: int = 1, keep_hands: bool = True) -> Iterator[FileReport]:
+    """Check every file found, in order (``jobs`` worker processes); a path that could not be
+    read gets its own report (see :func:`problem_report`) where it stands."""
+    reports = check_paths(inputs.paths, jobs=jobs, keep_hands=keep_hands)
+    for entry in inputs.entries:
+        if isinstance(entry, Found):
+            yield next(reports)
+        elif isinstance(entry, Problem):
+            yield problem_report(entry)
+    next(reports, None)  # run the generator to its end, so that a pool of workers is shut down
+
+
+def open_input(path: str, stdin: BinaryIO | None = None) -> BinaryIO | Diagnostic:
+    """Open a file given to read (``-``: ``stdin``, by default the process's standard input),
+    or the KC001 diagnostic that says why it cannot be."""
+    if path == STDIN:
+        return stdin or sys.stdin.buffer
+    try:
+        return open(path, "rb")  # noqa: SIM115 - the caller closes it
+    except OSError as exc:
+        return problem_diagnostic(Problem(path, cannot_read(exc)))
