@@ -402,6 +402,17 @@ def test_junit_with_control_characters_parses(tmp_path: Path, where: str) -> Non
     ET.fromstring(p.stdout)
 
 
+@pytest.mark.xfail(strict=True, reason="found by fuzzing: json.dumps(ensure_ascii=False) leaves U+007F-U+009F raw")
+def test_json_has_no_raw_c1_controls(tmp_path: Path) -> None:
+    log = tmp_path / "c1.log"
+    log.write_text(SHORT.replace("Ann: JH->N", "Ann: \x7f\x9b2J->N", 1), encoding="utf-8")
+    p = kcref("check", "--format", "json", log)
+    no_traceback(p)
+    assert p.returncode == 1
+    assert diagnostics(p)
+    assert not re.search("[\x7f-\x9f]", p.stdout.decode()), p.stdout
+
+
 # --- library hygiene ------------------------------------------------------------------------------
 
 
