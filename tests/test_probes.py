@@ -330,6 +330,7 @@ SURROGATE = xfail("a surrogate-escaped file name cannot be encoded on output")
       for f in ("text", "json", "github", "junit")],
     pytest.param(["score"], 1, id="score"),
     pytest.param(["score", "--skip-invalid"], 0, marks=SURROGATE, id="score-skip-invalid"),
+    pytest.param(["show"], 0, marks=SURROGATE, id="show"),
 ])
 def test_non_utf8_file_name(tmp_path: Path, args: list[str], status: int) -> None:
     name = _bytes_named_log(tmp_path)
@@ -360,6 +361,20 @@ def test_github_format_escapes_a_hostile_file_name(tmp_path: Path) -> None:
     assert "::error title=INJECTED::pwned" not in lines
     commands = [line for line in lines if line.startswith("::")]
     assert commands and all(GH_COMMAND.fullmatch(line) for line in commands), commands
+
+
+INJECTED = b"::error title=INJECTED::pwned"
+
+
+@pytest.mark.xfail(strict=True, reason="found by fuzzing: the hint and show's header carry the raw file name")
+@pytest.mark.parametrize("command", ["check", "show"])
+def test_newline_in_a_file_name_forges_no_line(tmp_path: Path, command: str) -> None:
+    log = tmp_path / "nl\n::error title=INJECTED::pwned\n.log"
+    log.write_text(CLASSIC.replace("Bob: 5H->E", "Bob: 5S->E", 1), encoding="utf-8")
+    p = kcref(command, log)  # check: the '= the table then: kcref show PATH' hint; show: its header
+    no_traceback(p)
+    assert p.returncode == (1 if command == "check" else 0)
+    assert INJECTED not in p.stdout.split(b"\n"), p.stdout
 
 
 @xfail("score prints tag values with their escape bytes")
