@@ -1,0 +1,118 @@
+"""Peak memory of every kcref command on one huge log, for hand use:
+
+    python bench/memory.py [--mb 200] [--target 100] [--only NAME]
+
+It builds a log of about MB megabytes in a temporary folder: the output of
+`kcref play --players 4 --rules commercial --hands 2000`, repeated (the copies go unnumbered,
+so hand numbers never restart). Then it runs each command as its own subprocess, standard
+output to /dev/null, and prints the peak resident memory of each (the child's ``ru_maxrss``,
+measured from a fresh wrapper process so that runs do not mix) beside the target, with the
+time taken and the exit status. The exit status is 1 when a command misses the target or
+fails (an exit status other than 0 or 1).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+# Each command line, with FILE standing for the log; "<FILE" feeds the log on standard input.
+COMMANDS: list[tuple[str, list[str]]] = [
+    ("check --quiet", ["check", "--quiet", "FILE"]),
+    ("check", ["check", "FILE"]),
+    ("check - (stdin)", ["check", "-", "<FILE"]),
+    ("check --format json", ["check", "--format", "json", "FILE"]),
+    ("score", ["score", "FILE"]),
+    ("score --by hand", ["score", "--by", "hand", "FILE"]),
+    ("fmt --check", ["fmt", "--check", "FILE"]),
+    ("fmt > /dev/null", ["fmt", "FILE"]),
+    ("show", ["show", "FILE"]),
+]
+
+# Runs in a fresh interpreter: ru_maxrss of RUSAGE_CHILDREN is then the one child's peak.
+_WRAPPER = """
+import resource, subprocess, sys, time
+stdin = open(sys.argv[1], "rb") if sys.argv[1] else subprocess.DEVNULL
+t = time.perf_counter()
+p = subprocess.run(sys.argv[2:], stdin=stdin, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+seconds = time.perf_counter() - t
+rss_kb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+print(rss_kb, seconds, p.returncode)
+sys.stdout.write(p.stderr.decode("utf-8", "replace")[-300:])
+"""
+
+
+def kcref_env() -> dict[str, str]:
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    env.pop("GITHUB_ACTIONS", None)
+    return env
+
+
+def build_log(folder: Path, megabytes: float) -> tuple[Path, int]:
+    """A log of about ``megabytes`` MB made of one 2,000-hand self-play log repeated; its path
+    and the number of copies."""
+    part = subprocess.run([sys.executable, "-m", "kcref", "play", "--players", "4", "--rules", "commercial",
+                           "--hands", "2000"], capture_output=True, check=True, env=kcref_env()).stdout
+    part = re.sub(rb"(?m)^hand \d+ ", b"hand ", part)
+    copies = max(1, round(megabytes * 1e6 / len(part)))
+    path = folder / "huge.log"
+    with open(path, "wb") as f:
+        for _ in range(copies):
+            f.write(part)
+    return path, copies
+
+
+def measure(args: list[str], log: Path) -> tuple[float, float, int, str]:
+    """Run ``kcref ARGS`` (FILE replaced by ``log``); peak RSS in MB, seconds, exit status, stderr tail."""
+    stdin = ""
+    argv = []
+    for a in args:
+        if a == "<FILE":
+            stdin = str(log)
+        else:
+            argv.append(str(log) if a == "FILE" else a)
+    out = subprocess.run([sys.executable, "-c", _WRAPPER, stdin, sys.executable, "-m", "kcref", *argv],
+                         capture_output=True, text=True, check=True, env=kcref_env()).stdout
+    first, _, rest = out.partition("\n")
+    rss_kb, seconds, status = first.split()
+    return int(rss_kb) / 1024, float(seconds), int(status), rest.strip()
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--mb", type=float, default=200, help="size of the log in MB [200]")
+    parser.add_argument("--target", type=float, default=100, help="peak memory target in MB [100]")
+    parser.add_argument("--only", action="append", metavar="NAME",
+                        help="run only the commands whose name starts with NAME (repeatable)")
+    args = parser.parse_args(argv)
+    ok = True
+    with tempfile.TemporaryDirectory() as tmp:
+        t = time.perf_counter()
+        log, copies = build_log(Path(tmp), args.mb)
+        size = log.stat().st_size / 1e6
+        print(f"log: {size:.0f} MB ({copies} copies of a 2,000-hand commercial log), built in "
+              f"{time.perf_counter() - t:.0f} s; target: peak RSS < {args.target:g} MB\n")
+        print(f"{'command':<22} {'peak RSS':>9} {'time':>8} {'exit':>4}  target")
+        for name, cmd in COMMANDS:
+            if args.only and not any(name.startswith(o) for o in args.only):
+                continue
+            mb, seconds, status, err = measure(cmd, log)
+            met = mb < args.target and status in (0, 1)
+            ok &= met
+            print(f"{name:<22} {mb:>6.0f} MB {seconds:>6.1f} s {status:>4}  "
+                  f"{'met' if met else 'MISSED'} (< {args.target:g} MB)", flush=True)
+            if status not in (0, 1) and err:
+                print("    " + err.splitlines()[-1][:200])
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
