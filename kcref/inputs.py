@@ -68,6 +68,7 @@ def resolve(args: Sequence[str], globs: Sequence[str] = DEFAULT_GLOBS, *, one_fi
         raise UsageProblem("'-' (standard input) is given more than once: it can be read only once")
     entries: list[Entry] = []
     empty: list[str] = []
+    passed_over: list[Skipped] = []
     for arg in args:
         if arg == STDIN or not os.path.isdir(arg):
             entries.append(Found(arg))
@@ -77,9 +78,12 @@ def resolve(args: Sequence[str], globs: Sequence[str] = DEFAULT_GLOBS, *, one_fi
             found = search(arg, globs)
             if not any(isinstance(e, (Found, Problem)) for e in found):
                 empty.append(arg)
+                passed_over.extend(e for e in found if isinstance(e, Skipped))
             entries.extend(found)
     if empty:
-        raise UsageProblem(f"no log files found in {', '.join(empty)} (looked for {', '.join(globs)})")
+        notes = "".join(f"; {skipped_note(s)}" for s in passed_over)
+        raise UsageProblem(printable(f"no log files found in {', '.join(empty)} (looked for {', '.join(globs)})"
+                                     f"{notes}"))
     return Inputs(entries)
 
 

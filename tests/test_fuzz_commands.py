@@ -26,14 +26,8 @@ STRICT = os.environ.get("KCREF_FUZZ_STRICT") == "1"
 
 # (command, format or None for any, pattern of the problem label): the probe that pins it.
 KNOWN_BUGS: list[tuple[str, str | None, str, str]] = [
-    ("check", "junit", r"JUnit XML does not parse|raw control characters on stdout",
-     "test_junit_with_control_characters_parses: messages quote control characters into the XML"),
-    ("check", "json", r"raw control characters on stdout: (?:'\\x(?:7f|[89][0-9a-f])' ?)+$",
-     "test_json_has_no_raw_c1_controls: json.dumps(ensure_ascii=False) leaves U+007F-U+009F raw"),
     ("score", None, r"raw control characters on std(?:out|err)",
      "test_score_skip_invalid_strips_terminal_escapes: 'left out' and 'ignored' notes quote raw text"),
-    ("*", None, r"exception ValueError: hand \d+ of .* has no layout",
-     "test_blocked_without_layout_is_a_setup_error: 'blocked' in a hand with no layout"),
 ]
 
 SETTINGS = settings(deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])

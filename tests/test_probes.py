@@ -2,8 +2,7 @@
 
 Every probe runs ``python -m kcref`` with a time limit (``timeout``) and, where an input could
 blow up memory, under an address-space limit of 1 GiB, so a regression fails fast instead of
-hanging or eating the machine. Probes that fail on the code of the day are marked
-``xfail(strict=True)``: an unexpected pass fails, which says the mark must go.
+hanging or eating the machine.
 """
 
 from __future__ import annotations
@@ -23,8 +22,8 @@ from typing import IO
 
 import pytest
 
-from kcref.fmt import format_bytes
-from kcref.writer import Style
+from kcref.reader import read_text
+from kcref.writer import write_text
 from tests.util import ROOT
 
 TIMEOUT = 20
@@ -32,7 +31,7 @@ GIB = 1 << 30
 SHORT = (ROOT / "samples" / "short-classic.log").read_text(encoding="utf-8")
 CLASSIC = (ROOT / "samples" / "classic-night.log").read_text(encoding="utf-8")
 ESC = b"\x1b"
-CANONICAL = format_bytes(SHORT.encode(), "short.log", Style()).canonical
+CANONICAL = write_text(read_text(SHORT, "short.log", trivia=True))  # type: ignore[arg-type]
 UNCANONICAL = CANONICAL.replace("hand 1 dealer Bob", "HAND   1 dealer Bob")
 assert CANONICAL and UNCANONICAL != CANONICAL
 
@@ -58,8 +57,6 @@ def no_traceback(p: subprocess.CompletedProcess[bytes]) -> None:
     assert p.returncode in (0, 1, 2), (p.returncode, p.stderr[-2000:])
 
 
-def xfail(reason: str) -> pytest.MarkDecorator:
-    return pytest.mark.xfail(strict=True, reason=f"issue 9: {reason}")
 
 
 def diagnostics(p: subprocess.CompletedProcess[bytes]) -> list[dict[str, object]]:
@@ -75,7 +72,6 @@ def output(p: subprocess.CompletedProcess[bytes]) -> bytes:
 BLOCKED_NO_LAYOUT = '[Players "Ann, Bob"]\nhand\nblocked\n'
 
 
-@xfail("a blocked hand with no layout reaches the replay and raises")
 @pytest.mark.parametrize("command", ["check", "score"])
 def test_blocked_without_layout_is_a_setup_error(tmp_path: Path, command: str) -> None:
     log = tmp_path / "blocked.log"
@@ -87,7 +83,6 @@ def test_blocked_without_layout_is_a_setup_error(tmp_path: Path, command: str) -
         assert re.search(rb"error KC2\d\d .*layout", p.stdout), p.stdout
 
 
-@xfail("show of a blocked hand with no layout raises")
 def test_blocked_without_layout_show(tmp_path: Path) -> None:
     log = tmp_path / "blocked.log"
     log.write_text(BLOCKED_NO_LAYOUT, encoding="utf-8")
@@ -97,7 +92,6 @@ def test_blocked_without_layout_show(tmp_path: Path) -> None:
     assert re.search(rb"[a-z]{3,} [a-z]{3,}", output(p)), output(p)
 
 
-@xfail("one bad file under --jobs 2 kills the whole run")
 def test_blocked_without_layout_beside_a_good_file_in_parallel(tmp_path: Path) -> None:
     bad, good = tmp_path / "blocked.log", tmp_path / "good.log"
     bad.write_text(BLOCKED_NO_LAYOUT, encoding="utf-8")
@@ -116,7 +110,6 @@ def test_blocked_without_layout_beside_a_good_file_in_parallel(tmp_path: Path) -
 FIFO_TIMEOUT = 10  # a two-hand log: seconds are plenty; a FIFO opened twice blocks for ever
 
 
-@xfail("check opens the FIFO a second time for the source lines and blocks")
 def test_check_a_fifo(tmp_path: Path) -> None:
     data = SHORT.replace("Ann: JH->N", "Ann: JH->S", 1).encode()
     runs: dict[str, tuple[Path, threading.Thread, subprocess.Popen[bytes]]] = {}
@@ -170,7 +163,6 @@ ZERO_WAYS: dict[str, Callable[[Path], tuple[list[str], bool]]] = {
 }
 
 
-@xfail("/dev/zero is read whole: MemoryError traceback (and fmt takes no folder)")
 @pytest.mark.parametrize("command", ["check", "score", "fmt"])
 @pytest.mark.parametrize("way", list(ZERO_WAYS))
 def test_dev_zero(tmp_path: Path, command: str, way: str) -> None:
@@ -198,7 +190,7 @@ def test_a_line_over_64_kib_is_one_error_and_reading_goes_on(tmp_path: Path) -> 
     no_traceback(p)
     assert p.returncode == 1
     found = diagnostics(p)
-    assert [d["line"] for d in found if d["line"] == long_at + 1] == [long_at + 1]
+    assert [d["code"] for d in found if d["line"] == long_at + 1 and d["severity"] == "error"] == ["KC005"]
     assert any(d["line"] == len(lines) and d["code"] == "KC101" for d in found), found
 
 
@@ -206,7 +198,7 @@ HUGE_WORD = "hnad" + "x" * 5_000_000 + "\n"
 HUGE_TAG = '[Players "Ann, Bob"]\n[Event "' + "y" * 2_000_000 + '"]\n' + SHORT.split("\n", 4)[4]
 
 
-HUGE = [pytest.param(HUGE_WORD, id="5MB-word", marks=xfail("a 5 MB word is quoted whole in the message")),
+HUGE = [pytest.param(HUGE_WORD, id="5MB-word"),
         pytest.param(HUGE_TAG, id="2MB-tag")]
 
 
@@ -247,7 +239,6 @@ def test_twenty_thousand_actions_after_a_leading_blank(tmp_path: Path) -> None:
 # --- output floods -------------------------------------------------------------------------------
 
 
-@xfail("a 1 MB junk line is echoed whole, twice")
 def test_a_megabyte_junk_line_prints_little(tmp_path: Path) -> None:
     log = tmp_path / "junk.log"
     log.write_text("é" * 500_000 + "\n", encoding="utf-8")
@@ -257,7 +248,7 @@ def test_a_megabyte_junk_line_prints_little(tmp_path: Path) -> None:
     assert len(output(p)) < 1024, len(output(p))
 
 
-@pytest.mark.parametrize("seed", [pytest.param(0, marks=xfail("each control character of a line becomes one U+FFFD")),
+@pytest.mark.parametrize("seed", [0,
                                   1])
 def test_binary_output_has_no_long_replacement_runs(tmp_path: Path, seed: int) -> None:
     import random
@@ -276,7 +267,6 @@ def test_binary_output_has_no_long_replacement_runs(tmp_path: Path, seed: int) -
 # --- line ends and encodings ---------------------------------------------------------------------
 
 
-@xfail("a CR-only file reads as one comment line, silently")
 def test_cr_only_line_ends(tmp_path: Path) -> None:
     log = tmp_path / "mac.log"
     log.write_bytes(CLASSIC.replace("\n", "\r").encode())
@@ -288,7 +278,6 @@ def test_cr_only_line_ends(tmp_path: Path) -> None:
     assert read_as_lines or reported, body
 
 
-@xfail("UTF-16 is called binary (NUL byte)")
 def test_utf16_is_named(tmp_path: Path) -> None:
     log = tmp_path / "utf16.log"
     log.write_bytes(SHORT.encode("utf-16"))
@@ -298,7 +287,6 @@ def test_utf16_is_named(tmp_path: Path) -> None:
     assert b"UTF-16" in p.stdout and b"UTF-8" in p.stdout, p.stdout
 
 
-@xfail("a form feed is shown as ''")
 def test_form_feed_before_a_keyword_is_named(tmp_path: Path) -> None:
     log = tmp_path / "ff.log"
     log.write_text(SHORT.replace("hand 1", "\fhand 1", 1), encoding="utf-8")
@@ -322,15 +310,14 @@ def _bytes_named_log(tmp_path: Path) -> bytes:
     return name
 
 
-SURROGATE = xfail("a surrogate-escaped file name cannot be encoded on output")
 
 
 @pytest.mark.parametrize("args, status", [
-    *[pytest.param(["check", "--format", f], 1, marks=SURROGATE, id=f"check-{f}")
+    *[pytest.param(["check", "--format", f], 1, id=f"check-{f}")
       for f in ("text", "json", "github", "junit")],
     pytest.param(["score"], 1, id="score"),
-    pytest.param(["score", "--skip-invalid"], 0, marks=SURROGATE, id="score-skip-invalid"),
-    pytest.param(["show"], 0, marks=SURROGATE, id="show"),
+    pytest.param(["score", "--skip-invalid"], 0, id="score-skip-invalid"),
+    pytest.param(["show"], 0, id="show"),
 ])
 def test_non_utf8_file_name(tmp_path: Path, args: list[str], status: int) -> None:
     name = _bytes_named_log(tmp_path)
@@ -349,7 +336,6 @@ GH_COMMAND = re.compile(r"::(?:error|warning|notice) file=[^,:\n]*,line=\d+,col=
                         r"|::group::[^\n]*|::endgroup::")
 
 
-@xfail("the ::group:: line carries the raw file name")
 def test_github_format_escapes_a_hostile_file_name(tmp_path: Path) -> None:
     folder = tmp_path / "logs"
     folder.mkdir()
@@ -366,7 +352,6 @@ def test_github_format_escapes_a_hostile_file_name(tmp_path: Path) -> None:
 INJECTED = b"::error title=INJECTED::pwned"
 
 
-@pytest.mark.xfail(strict=True, reason="found by fuzzing: the hint and show's header carry the raw file name")
 @pytest.mark.parametrize("command", ["check", "show"])
 def test_newline_in_a_file_name_forges_no_line(tmp_path: Path, command: str) -> None:
     log = tmp_path / "nl\n::error title=INJECTED::pwned\n.log"
@@ -377,7 +362,6 @@ def test_newline_in_a_file_name_forges_no_line(tmp_path: Path, command: str) -> 
     assert INJECTED not in p.stdout.split(b"\n"), p.stdout
 
 
-@xfail("score prints tag values with their escape bytes")
 def test_score_skip_invalid_strips_terminal_escapes(tmp_path: Path) -> None:
     # A bad Date is an error (the hand is skipped and named); a player name shows in every table.
     bad = "\x1b]0;PWNED\x07"
@@ -394,7 +378,6 @@ def test_score_skip_invalid_strips_terminal_escapes(tmp_path: Path) -> None:
             assert ESC not in output(p), (where, args, output(p))
 
 
-@xfail("a newline in a file name splits a score table row")
 def test_newline_in_a_file_name_keeps_score_rows_whole(tmp_path: Path) -> None:
     log = tmp_path / "first\nsecond.log"
     log.write_text(CLASSIC, encoding="utf-8")
@@ -415,10 +398,9 @@ JUNIT_EDITS: dict[str, Callable[[str], str]] = {
     # Comments never reach a message today: this one guards that they still do not break the XML.
     "comment": lambda t: t.replace("Ann: JH->S;", "Ann: JH->S; # " + JUNIT_BAD + "\nAnn: ", 1),
 }
-JUNIT_FAILS = xfail("control characters and U+FFFF reach the JUnit XML")
 
 
-@pytest.mark.parametrize("where", [pytest.param(w, marks=() if w == "comment" else JUNIT_FAILS) for w in JUNIT_EDITS])
+@pytest.mark.parametrize("where", JUNIT_EDITS)
 def test_junit_with_control_characters_parses(tmp_path: Path, where: str) -> None:
     text = SHORT.replace("Ann: JH->N", "Ann: JH->S", 1)  # an error, so the output carries messages
     text = JUNIT_EDITS[where](text)
@@ -429,7 +411,6 @@ def test_junit_with_control_characters_parses(tmp_path: Path, where: str) -> Non
     ET.fromstring(p.stdout)
 
 
-@pytest.mark.xfail(strict=True, reason="found by fuzzing: json.dumps(ensure_ascii=False) leaves U+007F-U+009F raw")
 def test_json_has_no_raw_c1_controls(tmp_path: Path) -> None:
     log = tmp_path / "c1.log"
     log.write_text(SHORT.replace("Ann: JH->N", "Ann: \x7f\x9b2J->N", 1), encoding="utf-8")
@@ -443,7 +424,6 @@ def test_json_has_no_raw_c1_controls(tmp_path: Path) -> None:
 # --- library hygiene ------------------------------------------------------------------------------
 
 
-@xfail("kcref.grammar sets pyparsing's default whitespace for every user of pyparsing")
 def test_import_keeps_pyparsing_default_whitespace() -> None:
     # kcref imports its grammar lazily: using the library (check_text) is what loads it.
     code = ("import pyparsing as pp, kcref, kcref.grammar, kcref.reader; kcref.check_text('hand 1\\nAnn: draw\\n'); "
@@ -458,7 +438,6 @@ def test_import_keeps_pyparsing_default_whitespace() -> None:
 # --- command-line edges --------------------------------------------------------------------------
 
 
-@xfail("show --line past the end is not a usage error")
 def test_show_line_past_the_end(tmp_path: Path) -> None:
     log = tmp_path / "short.log"
     log.write_text(SHORT, encoding="utf-8")
@@ -475,7 +454,6 @@ def test_show_reads_stdin() -> None:
     assert b"hand 2" in p.stdout
 
 
-@xfail("- given twice reads standard input twice")
 @pytest.mark.parametrize("command", ["check", "score", "fmt"])
 def test_stdin_given_twice(command: str) -> None:
     p = kcref(command, "-", "-", input=SHORT.encode())
@@ -484,7 +462,6 @@ def test_stdin_given_twice(command: str) -> None:
     assert b"-" in p.stderr and b"Traceback" not in p.stderr
 
 
-@xfail("score does not take a folder")
 def test_score_a_folder(tmp_path: Path) -> None:
     (tmp_path / "a.log").write_text(CLASSIC, encoding="utf-8")
     (tmp_path / "b.log").write_text(SHORT, encoding="utf-8")
@@ -494,7 +471,6 @@ def test_score_a_folder(tmp_path: Path) -> None:
     assert b"2 files, 6 hands" in p.stdout
 
 
-@xfail("fmt does not take a folder")
 def test_fmt_a_folder(tmp_path: Path) -> None:
     (tmp_path / "a.log").write_text(UNCANONICAL, encoding="utf-8")
     (tmp_path / "b.log").write_text(CANONICAL, encoding="utf-8")
@@ -504,7 +480,6 @@ def test_fmt_a_folder(tmp_path: Path) -> None:
     assert b"a.log" in p.stderr and b"b.log" not in p.stderr
 
 
-@xfail("fmt --write replaces a symlink with a regular file")
 def test_fmt_write_through_a_symlink(tmp_path: Path) -> None:
     target = tmp_path / "real.log"
     target.write_text(UNCANONICAL, encoding="utf-8")
@@ -517,7 +492,6 @@ def test_fmt_write_through_a_symlink(tmp_path: Path) -> None:
     assert target.read_text(encoding="utf-8") == CANONICAL
 
 
-@xfail("fmt --write rewrites a read-only file")
 def test_fmt_write_refuses_a_read_only_file(tmp_path: Path) -> None:
     log = tmp_path / "ro.log"
     log.write_text(UNCANONICAL, encoding="utf-8")
@@ -532,7 +506,6 @@ def test_fmt_write_refuses_a_read_only_file(tmp_path: Path) -> None:
 # --- partial replay ------------------------------------------------------------------------------
 
 
-@xfail("a syntax error stops the whole hand's referee (the lead is implementing partial replay)")
 def test_partial_replay_up_to_a_syntax_error(tmp_path: Path) -> None:
     text = CLASSIC.replace("Bob: 5H->E; draw 7S", "Bob: 5S->E; draw 7S", 1)
     text = text.replace("Bob: 5S->W; draw 3H", "Bob: 5S->W; drow 3H", 1)
