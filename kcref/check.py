@@ -26,6 +26,8 @@ from .setup import checked_hands
 from .verdict import HandVerdict
 
 Emit = Callable[[Diagnostic], None]
+OnHand = Callable[[HandVerdict, int], None]
+"""Called with each verdict and its hand's line, once the diagnostics up to that hand are emitted."""
 
 
 @dataclass
@@ -100,7 +102,7 @@ class _Sources:
 
 
 def check_items(items: Iterable[object], path: str, *, keep_hands: bool = True, emit: Emit | None = None,
-                sources: _Sources | None = None) -> FileReport:
+                sources: _Sources | None = None, on_hand: OnHand | None = None) -> FileReport:
     """Check a stream of events and syntax diagnostics read from ``path``: set-up, then replay.
 
     Diagnostics go to ``emit`` as each hand is judged (else into ``report.diagnostics``); the
@@ -146,20 +148,23 @@ def check_items(items: Iterable[object], path: str, *, keep_hands: bool = True, 
         report.hand_lines.append(record.start.span.line)
         pending.extend(verdict.diagnostics)
         flush()
+        if on_hand is not None:
+            on_hand(verdict, report.hand_lines[-1])
     flush()
     if sources is not None:
         sources.close()
     return report
 
 
-def check_text(text: str, path: str = "<string>", *, keep_hands: bool = True, emit: Emit | None = None) -> FileReport:
+def check_text(text: str, path: str = "<string>", *, keep_hands: bool = True, emit: Emit | None = None,
+               on_hand: OnHand | None = None) -> FileReport:
     """Check a log held in a string."""
     return check_items(read_text(text, path), path, keep_hands=keep_hands, emit=emit,
-                       sources=_Sources(text.split("\n")))
+                       sources=_Sources(text.split("\n")), on_hand=on_hand)
 
 
 def check_file(path: str, stdin: BinaryIO | None = None, *, keep_hands: bool = True,
-               emit: Emit | None = None) -> FileReport:
+               emit: Emit | None = None, on_hand: OnHand | None = None) -> FileReport:
     """Check the log at ``path`` (``-`` reads ``stdin``, by default the process's standard input).
 
     With ``emit`` and without ``keep_hands`` memory stays flat however large the file.
@@ -167,8 +172,9 @@ def check_file(path: str, stdin: BinaryIO | None = None, *, keep_hands: bool = T
     if path == "-":
         data = (stdin or sys.stdin.buffer).read()
         return check_items(read_stream(io.BytesIO(data), "<stdin>"), "<stdin>", keep_hands=keep_hands,
-                           emit=emit, sources=_Sources(data.decode("utf-8", "replace").split("\n")))
-    return check_items(read_file(path), path, keep_hands=keep_hands, emit=emit, sources=_Sources(path=path))
+                           emit=emit, sources=_Sources(data.decode("utf-8", "replace").split("\n")), on_hand=on_hand)
+    return check_items(read_file(path), path, keep_hands=keep_hands, emit=emit, sources=_Sources(path=path),
+                       on_hand=on_hand)
 
 
 def _check_for_pool(path: str) -> FileReport:
