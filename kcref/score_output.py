@@ -193,6 +193,8 @@ def render(board: Scoreboard, by: str = "player", fmt: str = "simple", chart: st
     """The whole output of ``kcref score`` for a view (``VIEWS``) and a format (``FORMATS``);
     ``chart`` (already drawn) goes under the table in table formats. The board must keep every
     row for the hand-by-hand view and JSON (``Scoreboard.complete``)."""
+    if (fmt == "json" or by == "hand") and not board.complete:
+        raise ValueError("this view lists every hand: build the scoreboard keeping every row")
     if fmt == "json":
         return Rendered(json_document(board))
     table = TABLES[by](board, fmt)
@@ -325,16 +327,8 @@ def _json_hand(r: HandRow) -> dict[str, object]:
             "game_totals": dict(zip(r.players, r.game_totals)) if r.game_totals is not None else None}
 
 
-def as_json(board: Scoreboard) -> dict[str, object]:
-    """Everything as one JSON object. ``players`` lists ``name``, ``points``, ``hands_played``,
-    ``hands_won``, ``games_won`` (and ``rank``, ``points_by_scoring``); ``points`` is ``null``
-    when several scoring systems were played (their points are in ``points_by_scoring``)."""
-    return {**_json_head(board), "hands": [_json_hand(r) for r in board.rows], "leader": leader_line(board),
-            "notes": board.notes()}
-
-
 def _json_pieces(board: Scoreboard) -> Iterator[str]:
-    """The text of ``as_json(board)``, one hand at a time (no dict of every hand is built)."""
+    """The JSON document piece by piece, one hand at a time (no dict of every hand is built)."""
     members: list[tuple[str, object]] = list(_json_head(board).items())
     yield "{\n"
     for key, value in members:
@@ -353,5 +347,11 @@ def _json_pieces(board: Scoreboard) -> Iterator[str]:
 
 
 def json_document(board: Scoreboard) -> str:
-    """``as_json(board)`` as indented JSON text, with every unprintable character escaped."""
+    """Everything as one JSON object, indented, with every unprintable character escaped.
+
+    ``files``, ``scoring``, ``rules``; ``players`` lists ``name``, ``points``, ``hands_played``,
+    ``hands_won``, ``games_won`` (and ``rank``, ``points_by_scoring``); ``points`` is ``null``
+    when several scoring systems were played (their points are in ``points_by_scoring``);
+    ``games``, ``hands`` (every hand), ``leader`` and ``notes``.
+    """
     return "".join(_json_pieces(board))
