@@ -33,10 +33,20 @@ def terminal(text: str) -> str:
     return printable(text).translate(_UNSEEN)
 
 
+def no_command(text: str) -> str:
+    """``text`` that may start a line, with a leading ``::`` split (``: :``): a CI runner must never
+    read it as a workflow command (``::error::…``)."""
+    stripped = text.lstrip()
+    if not stripped.startswith("::"):
+        return text
+    return text[: len(text) - len(stripped)] + ": :" + stripped[2:]
+
+
 def terminal_diagnostic(d: Diagnostic) -> Diagnostic:
     """A diagnostic whose path, message and source line print safely (``format_text`` handles
-    control characters; this also covers bidi controls and lone surrogates)."""
-    return d._replace(path=terminal(d.path), message=terminal(d.message), source=terminal(d.source))
+    control characters; this also covers bidi controls and lone surrogates, and a path that
+    starts a line is no workflow command)."""
+    return d._replace(path=no_command(terminal(d.path)), message=terminal(d.message), source=terminal(d.source))
 
 
 def clip_name(text: str, limit: int = LIMIT) -> str:
@@ -103,8 +113,9 @@ PROSE_MARKUP: Mapping[str, Callable[[str], str]] = {
 
 def cell(text: str, fmt: str, limit: int | None = LIMIT, path: bool = False) -> str:
     """A table cell: terminal-safe, on one line (a tab is a space), clipped (from the start for
-    a path), and escaped for ``fmt`` where tabulate does not escape it."""
-    safe = terminal(text).replace("\t", " ")
+    a path), and escaped for ``fmt`` where tabulate does not escape it. A cell may start a line:
+    a leading ``::`` is split (``: :``), so that a CI runner never reads it as a workflow command."""
+    safe = no_command(terminal(text).replace("\t", " "))
     if limit is not None:
         safe = clip_path(safe, limit) if path else clip_name(safe, limit)
     escape = MARKUP.get(fmt)

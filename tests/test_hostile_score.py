@@ -105,6 +105,7 @@ def assert_safe(result: ScoreResult, by: str, fmt: str, paths: list[str], tags: 
     for stream in (result.out, result.err):
         assert not FORBIDDEN.search(stream), (fmt, FORBIDDEN.search(stream))
         stream.encode("utf-8")
+        assert not any(line.lstrip().startswith("::") for line in stream.splitlines())  # no workflow command
     if result.status != EXIT_OK:
         return
     rows = table_rows(result, by)
@@ -173,7 +174,7 @@ def test_no_format_lets_hostile_text_through(tmp_path_factory: pytest.TempPathFa
     assert_safe(refused, by, fmt, paths, tags)
 
 
-HOSTILE_STEM = "a\x1b]0;PWNED\x07 b\x1b[2J\nc\r\u202e<i>&amp;|%::'\"\t{{x}}[[y]]\x85\udcff" + "z" * 100
+HOSTILE_STEM = "::error::a\x1b]0;PWNED\x07 b\x1b[2J\nc\r\u202e<i>&amp;|%::'\"\t{{x}}[[y]]\x85\udcff" + "z" * 100
 
 
 @pytest.mark.parametrize("by", ["player", "hand", "night"])
@@ -187,6 +188,20 @@ def test_every_format_and_view(tmp_path: Path, by: str, fmt: str) -> None:
         result = score_paths(paths, by, fmt, chart, skip_invalid=skip)
         assert result.status == (EXIT_OK if skip else EXIT_ERRORS)
         assert_safe(result, by, fmt, paths, tags)
+
+
+@pytest.mark.parametrize("fmt", ["plain", "simple", "csv", "tsv", "rst", "latex_raw"])
+@pytest.mark.parametrize("by", ["hand", "night"])
+def test_a_relative_path_never_starts_a_workflow_command(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fmt: str,
+                                                         by: str) -> None:
+    monkeypatch.chdir(tmp_path)
+    paths = [os.path.basename(p) for p in write_nights(tmp_path, ("::warning::pwn.log", " ::error::x.log"),
+                                                        PLAYERS, [("Date", "::error::d")])]
+    for skip in (True, False):
+        result = score_paths(paths, by, fmt, skip_invalid=skip)
+        assert "pwn.log" in result.out + result.err
+        for line in (result.out + result.err).splitlines():
+            assert not line.lstrip().startswith("::"), line
 
 
 def test_the_chart_and_notes_are_safe(tmp_path: Path) -> None:
