@@ -23,7 +23,7 @@ BIDI = (0x061C, 0x200E, 0x200F, *range(0x202A, 0x202F), *range(0x2066, 0x206A))
 SURROGATES = range(0xD800, 0xE000)
 """Lone surrogates: an undecodable byte of a file name (``surrogateescape``) cannot be printed."""
 _UNSEEN = {c: REPLACEMENT for c in (*BIDI, *SURROGATES)}
-# What JSON prints raw with ensure_ascii=False but must not reach a terminal: written as \\uXXXX.
+# What JSON prints raw with ensure_ascii=False but must not reach a terminal: written as \uXXXX.
 _JSON_UNSEEN = {c: f"\\u{c:04x}" for c in (0x7F, *range(0x80, 0xA0), *BIDI, *SURROGATES)}
 
 
@@ -47,11 +47,6 @@ def terminal_diagnostic(d: Diagnostic) -> Diagnostic:
     control characters; this also covers bidi controls and lone surrogates, and a path that
     starts a line is no workflow command)."""
     return d._replace(path=no_command(terminal(d.path)), message=terminal(d.message), source=terminal(d.source))
-
-
-def clip_name(text: str, limit: int = LIMIT) -> str:
-    """A name or value clipped at its end, as :func:`kcref.clip.clip`."""
-    return clip(text, limit)
 
 
 def clip_path(path: str, limit: int = LIMIT) -> str:
@@ -117,7 +112,7 @@ def cell(text: str, fmt: str, limit: int | None = LIMIT, path: bool = False) -> 
     a leading ``::`` is split (``: :``), so that a CI runner never reads it as a workflow command."""
     safe = no_command(terminal(text).replace("\t", " "))
     if limit is not None:
-        safe = clip_path(safe, limit) if path else clip_name(safe, limit)
+        safe = clip_path(safe, limit) if path else clip(safe, limit)
     escape = MARKUP.get(fmt)
     return escape(safe) if escape is not None else safe
 

@@ -11,7 +11,8 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from .cells import clip_name, terminal
+from .cells import terminal
+from .clip import clip
 from .scoring import UNITS, highest_wins
 from .standings import NO_TOTAL, RunningTotals, Scoreboard
 
@@ -43,7 +44,7 @@ def _system_chart(running: RunningTotals, blocks: str, bar: str) -> str:
     hands = running.hands
     size = max(math.ceil(hands / WIDTH), 1)
     # A list, not a dict: two long names may look the same once clipped.
-    series = [(terminal(clip_name(n)), _squeeze(v, size)) for n, v in running.series.items()]
+    series = [(terminal(clip(n)), _squeeze(v, size)) for n, v in running.series.items()]
     ends = running.ends.count(1)
     # A bar after every hand says nothing (one hand per game), and squeezed columns hide the ends.
     bars = size == 1 and 0 < ends * 2 <= hands

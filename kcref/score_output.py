@@ -19,8 +19,8 @@ from typing import NamedTuple
 
 from tabulate import tabulate, tabulate_formats
 
-from .cells import cell, clip_name, json_text, prose, terminal
-from .clip import LIMIT
+from .cells import cell, json_text, prose, terminal
+from .clip import LIMIT, clip
 from .options import OPTION_TAGS, Options, Scoring, preset
 from .rules_doc import value_text
 from .scoring import UNITS, highest_wins
@@ -70,7 +70,7 @@ class Text:
 
     def name(self, text: str) -> str:
         """A name within a longer text: clipped in tables, not yet escaped."""
-        return text if self.limit is None else clip_name(text, self.limit)
+        return text if self.limit is None else clip(text, self.limit)
 
 
 # --- the three views as tables ----------------------------------------------------------------
@@ -268,7 +268,7 @@ def amount(scoring: Scoring, n: int) -> str:
 
 
 def _names(names: Sequence[str]) -> str:
-    names = [clip_name(n) for n in names]
+    names = [clip(n) for n in names]
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
