@@ -11,9 +11,10 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from .options import Scoring
+from .cells import terminal
+from .clip import clip
 from .scoring import UNITS, highest_wins
-from .standings import HandRow, Scoreboard
+from .standings import NO_TOTAL, RunningTotals, Scoreboard
 
 WIDTH = 60
 """The most characters a player's line takes."""
@@ -22,46 +23,34 @@ ASCII_BLOCKS = "_.-:=+*#"
 
 
 def chart(board: Scoreboard, ascii_only: bool = False) -> str:
-    """The running totals of every player, one block per scoring system played."""
+    """The running totals of every player, one block per scoring system played (the board must
+    have been built keeping them)."""
     blocks = ASCII_BLOCKS if ascii_only else BLOCKS
     bar = "|" if ascii_only else "│"
-    parts = [_system_chart([r for r in board.scored if r.scoring is s], s, blocks, bar) for s in board.systems]
-    return "\n".join(parts)
+    return "\n".join(_system_chart(r, blocks, bar) for r in board.running)
 
 
-def _series(rows: Sequence[HandRow]) -> dict[str, list[int | None]]:
-    """Per player, the running total after each hand (None for a hand the player was not in)."""
-    names: dict[str, None] = {}
-    for row in rows:
-        names.update(dict.fromkeys(row.players))
-    series: dict[str, list[int | None]] = {n: [] for n in names}
-    for row in rows:
-        totals = dict(zip(row.players, row.totals or ()))
-        for name, values in series.items():
-            values.append(totals.get(name))
-    return series
-
-
-def _squeeze(values: list[int | None], size: int) -> list[int | None]:
-    """Every ``size`` hands as one: the last total known within them."""
+def _squeeze(values: Sequence[int], size: int) -> list[int | None]:
+    """Every ``size`` hands as one: the last total known within them (None: none known)."""
     out: list[int | None] = []
     for start in range(0, len(values), size):
-        known = [v for v in values[start:start + size] if v is not None]
-        out.append(known[-1] if known else None)
+        known = next((v for v in reversed(values[start:start + size]) if v != NO_TOTAL), None)
+        out.append(known)
     return out
 
 
-def _system_chart(rows: list[HandRow], scoring: Scoring, blocks: str, bar: str) -> str:
-    series = _series(rows)
-    size = math.ceil(len(rows) / WIDTH)
-    if size > 1:
-        series = {n: _squeeze(v, size) for n, v in series.items()}
-    ends = sum(1 for r in rows if r.game_over)
+def _system_chart(running: RunningTotals, blocks: str, bar: str) -> str:
+    scoring = running.scoring
+    hands = running.hands
+    size = max(math.ceil(hands / WIDTH), 1)
+    # A list, not a dict: two long names may look the same once clipped.
+    series = [(terminal(clip(n)), _squeeze(v, size)) for n, v in running.series.items()]
+    ends = running.ends.count(1)
     # A bar after every hand says nothing (one hand per game), and squeezed columns hide the ends.
-    bars = size == 1 and 0 < ends * 2 <= len(rows)
-    after = {i for i, r in enumerate(rows[:-1]) if r.game_over} if bars else set()
+    bars = size == 1 and 0 < ends * 2 <= hands
+    after = {i for i in range(hands - 1) if running.ends[i]} if bars else set()
     bars = bool(after)
-    values = [v for vs in series.values() for v in vs if v is not None]
+    values = [v for _, vs in series for v in vs if v is not None]
     lo, hi = min(values), max(values)
     top = len(blocks) - 1
 
@@ -70,7 +59,7 @@ def _system_chart(rows: list[HandRow], scoring: Scoring, blocks: str, bar: str) 
             return " "
         return blocks[0 if hi == lo else round((v - lo) * top / (hi - lo))]
 
-    name_w = max(len(n) for n in series)
+    name_w = max(len(n) for n, _ in series)
     final_w = max(len(str(v)) for v in values)
     direction = "highest wins" if highest_wins(scoring) else "lowest wins"
     title = f"Running totals, hand by hand: {UNITS[scoring]} ({scoring.value}), {direction}"
@@ -79,7 +68,7 @@ def _system_chart(rows: list[HandRow], scoring: Scoring, blocks: str, bar: str) 
     if size > 1:
         title += f"; one column per {size} hands"
     lines = [title]
-    for name, vs in series.items():
+    for name, vs in series:
         cells = "".join(block(v) + (bar if i in after else "") for i, v in enumerate(vs))
         last = next((v for v in reversed(vs) if v is not None), None)
         lines.append(f"{name:<{name_w}}  {cells}  {'' if last is None else last:>{final_w}}")

@@ -26,6 +26,8 @@ from .sourcelines import SourceLines
 from .verdict import HandVerdict
 
 Emit = Callable[[Diagnostic], None]
+OnHand = Callable[[HandVerdict, int], None]
+"""Called with each verdict and its hand's line, once the diagnostics up to that hand are emitted."""
 
 
 @dataclass
@@ -61,7 +63,7 @@ class FileReport:
 
 
 def check_items(items: Iterable[object], path: str, *, keep_hands: bool = True, emit: Emit | None = None,
-                sources: SourceLines | None = None) -> FileReport:
+                sources: SourceLines | None = None, on_hand: OnHand | None = None) -> FileReport:
     """Check a stream of events and syntax diagnostics read from ``path``: set-up, then replay.
 
     Diagnostics go to ``emit`` as each hand is judged (else into ``report.diagnostics``); the
@@ -111,6 +113,8 @@ def check_items(items: Iterable[object], path: str, *, keep_hands: bool = True, 
         flush()
         if sources is not None:
             sources.release(record.start.span.line)
+        if on_hand is not None:
+            on_hand(verdict, report.hand_lines[-1])
     flush()
     return report
 
@@ -122,15 +126,16 @@ def _keep_tag(tags: list[Tag], tag: Tag) -> None:
         tags.append(tag)
 
 
-def check_text(text: str, path: str = "<string>", *, keep_hands: bool = True, emit: Emit | None = None) -> FileReport:
+def check_text(text: str, path: str = "<string>", *, keep_hands: bool = True, emit: Emit | None = None,
+               on_hand: OnHand | None = None) -> FileReport:
     """Check a log held in a string."""
     sources = SourceLines()
     return check_items(read_text(text, path, keep=sources), path, keep_hands=keep_hands, emit=emit,
-                       sources=sources)
+                       sources=sources, on_hand=on_hand)
 
 
 def check_file(path: str, stdin: BinaryIO | None = None, *, keep_hands: bool = True,
-               emit: Emit | None = None) -> FileReport:
+               emit: Emit | None = None, on_hand: OnHand | None = None) -> FileReport:
     """Check the log at ``path`` (``-`` reads ``stdin``, by default the process's standard input).
 
     With ``emit`` and without ``keep_hands`` memory stays flat however large the file: the file
@@ -139,8 +144,9 @@ def check_file(path: str, stdin: BinaryIO | None = None, *, keep_hands: bool = T
     sources = SourceLines()
     if path == "-":
         return check_items(read_stream(stdin or sys.stdin.buffer, "<stdin>", keep=sources), "<stdin>",
-                           keep_hands=keep_hands, emit=emit, sources=sources)
-    return check_items(read_file(path, keep=sources), path, keep_hands=keep_hands, emit=emit, sources=sources)
+                           keep_hands=keep_hands, emit=emit, sources=sources, on_hand=on_hand)
+    return check_items(read_file(path, keep=sources), path, keep_hands=keep_hands, emit=emit, sources=sources,
+                       on_hand=on_hand)
 
 
 def _check_for_pool(path: str) -> FileReport:

@@ -348,15 +348,14 @@ def score(files: tuple[str, ...], by: str, fmt: str, globs: tuple[str, ...], cha
       kcref score --by night --format github nights/*.log
       kcref score --format json --skip-invalid nights/*.log
     """
-    from .inputs import check_inputs
-    from .score import score_reports
+    from .score import score_inputs
 
     if chart and fmt in ("csv", "json", "tsv"):
         raise click.UsageError(f"--chart draws in the terminal: it does not go with --format {fmt}")
     if ascii_only and not chart:
         raise click.UsageError("--ascii goes with --chart")
     inputs = _resolve(files, globs)
-    result = score_reports(list(check_inputs(inputs)), by, fmt, chart, ascii_only, skip_invalid)
+    result = score_inputs(inputs, by, fmt, chart, ascii_only, skip_invalid)
     click.echo(result.out, nl=False)
     click.echo(result.err, nl=False, err=True)
     sys.exit(result.status)

@@ -4,19 +4,23 @@ format, CSV or JSON.
 Table formats print a header (the files, the rules in force), the table, the line naming the
 current game's leader or winner, and the hands left out or not scored. CSV and TSV print the
 table only (the notes go to standard error); JSON holds everything.
+
+Names, tag values, file names and messages are hostile: every cell and line goes through
+:mod:`kcref.cells` for the format that carries it (table cells are also clipped; CSV, TSV and
+JSON keep them whole).
 """
 
 from __future__ import annotations
 
 import csv
-import html
 import io
-import json
-from collections.abc import Sequence
-from typing import NamedTuple
+from collections.abc import Iterator, Sequence
+from typing import NamedTuple, overload
 
 from tabulate import tabulate, tabulate_formats
 
+from .cells import cell, json_text, prose, terminal
+from .clip import LIMIT, clip
 from .options import OPTION_TAGS, Options, Scoring, preset
 from .rules_doc import value_text
 from .scoring import UNITS, highest_wins
@@ -43,6 +47,36 @@ class Table(NamedTuple):
 
     headers: list[str]
     rows: list[list[Cell]]
+    text_columns: tuple[int, ...] = ()
+    """Columns of text: never read as numbers (a file named ``1e5`` stays ``1e5``)."""
+
+
+class Text:
+    """Makes hostile text into cells for one format: safe, escaped, clipped in tables only."""
+
+    def __init__(self, fmt: str) -> None:
+        self.fmt = fmt
+        self.limit: int | None = None if fmt in DATA_ONLY else LIMIT
+
+    @overload
+    def __call__(self, text: str) -> str: ...
+
+    @overload
+    def __call__(self, text: None) -> None: ...
+
+    def __call__(self, text: str | None) -> str | None:
+        return None if text is None else cell(text, self.fmt, self.limit)
+
+    def path(self, text: str) -> str:
+        return cell(text, self.fmt, self.limit, path=True)
+
+    def whole(self, text: str) -> str:
+        """A cell built of clipped parts (a note): made safe, not clipped again."""
+        return cell(text, self.fmt, None)
+
+    def name(self, text: str) -> str:
+        """A name within a longer text: clipped in tables, not yet escaped."""
+        return text if self.limit is None else clip(text, self.limit)
 
 
 # --- the three views as tables ----------------------------------------------------------------
@@ -54,38 +88,41 @@ def _point_headers(board: Scoreboard, prefix: str = "points") -> list[str]:
     return [f"{prefix} ({s.value})" for s in board.systems]
 
 
-def standings_table(board: Scoreboard) -> Table:
+def standings_table(board: Scoreboard, fmt: str = "simple") -> Table:
     """rank, player, points (one column per scoring system), hands played, hands won, games won."""
+    text = Text(fmt)
     headers = ["rank", "player", *_point_headers(board), "hands played", "hands won", "games won"]
-    rows: list[list[Cell]] = [[s.rank, s.name, *(s.points_in(sys) for sys in board.systems), s.hands_played,
-                               s.hands_won, s.games_won] for s in board.standings]
-    return Table(headers, rows)
+    rows: list[list[Cell]] = [[s.rank, text(s.name), *(s.points_in(sys) for sys in board.systems),
+                               s.hands_played, s.hands_won, s.games_won] for s in board.standings]
+    return Table(headers, rows, (1,))
 
 
 def _hand_cell(row: HandRow) -> int:
     return row.number if row.number is not None else row.index
 
 
-def _note(board: Scoreboard, row: HandRow) -> str:
+def _note(board: Scoreboard, row: HandRow, text: Text) -> str:
     if row.status != SCORED:
         return f"{row.status}: {row.reason}"
     if row.game_over and row.game is not None:
         game = board.games[row.game - 1]
-        totals = ", ".join(f"{name} {points}" for name, points in game.totals)
+        totals = ", ".join(f"{text.name(name)} {points}" for name, points in game.totals)
         if not game.best:
             return f"game {game.number} over: nobody wins ({totals})"
         verb = "wins" if len(game.best) == 1 else "share the win"
-        return f"game {game.number} over: {' and '.join(game.best)} {verb} ({totals})"
+        return f"game {game.number} over: {' and '.join(text.name(n) for n in game.best)} {verb} ({totals})"
     return ""
 
 
-def hands_table(board: Scoreboard) -> Table:
+def hands_table(board: Scoreboard, fmt: str = "simple") -> Table:
     """One row per hand: night, hand, game, winner, each player's score, the running totals that
     the standings add up, and a note (a game over, with its totals; why a hand is not scored)."""
+    text = Text(fmt)
     names = board.players
     mixed = len(board.systems) > 1
-    headers = ["night", "hand", "game", *(["scoring"] if mixed else []), "winner", *names,
-               *(f"{n} total" for n in names), "note"]
+    shown = [text(n) for n in names]
+    headers = ["night", "hand", "game", *(["scoring"] if mixed else []), "winner", *shown,
+               *(f"{n} total" for n in shown), "note"]
     last: dict[tuple[Scoring, str], int] = {}
     rows: list[list[Cell]] = []
     for row in board.rows:
@@ -93,33 +130,29 @@ def hands_table(board: Scoreboard) -> Table:
         if row.scores is not None and row.totals is not None:
             scores = dict(zip(row.players, row.scores))
             last.update({(row.scoring, n): t for n, t in zip(row.players, row.totals)})
-        winner = row.winner if row.winner is not None else "blocked" if row.blocked and row.status == SCORED else None
+        winner = text(row.winner) if row.winner is not None else None
+        if winner is None and row.blocked and row.status == SCORED:
+            winner = "blocked"
         totals = [last.get((row.scoring, n)) if row.status == SCORED else None for n in names]
-        rows.append([row.path, _hand_cell(row), row.game, *([row.scoring.value] if mixed else []), winner,
-                     *(scores.get(n) for n in names), *totals, _note(board, row)])
-    return Table(headers, rows)
+        rows.append([text.path(row.path), _hand_cell(row), row.game, *([row.scoring.value] if mixed else []), winner,
+                     *(scores.get(n) for n in names), *totals, text.whole(_note(board, row, text))])
+    first = 4 if mixed else 3
+    return Table(headers, rows, (0, first, len(headers) - 1))
 
 
-def nights_table(board: Scoreboard) -> Table:
+def nights_table(board: Scoreboard, fmt: str = "simple") -> Table:
     """One row per file: night, date, hands scored, games ended, each player's points; then the total."""
+    text = Text(fmt)
     names = board.players
     systems = board.systems
     point_cols = [(s, n) for n in names for s in systems]
     headers = ["night", "date", "hands", "games over",
-               *(n if len(systems) == 1 else f"{n} ({s.value})" for s, n in point_cols)]
-    hands: dict[int, int] = {}
-    over: dict[int, int] = {}
-    sums: dict[tuple[int, Scoring, str], int] = {}
-    for row in board.scored:
-        hands[row.night] = hands.get(row.night, 0) + 1
-        over[row.night] = over.get(row.night, 0) + row.game_over
-        for name, pts in zip(row.players, row.scores or ()):
-            sums[row.night, row.scoring, name] = sums.get((row.night, row.scoring, name), 0) + pts
-    rows: list[list[Cell]] = [[night.path, night.date, hands.get(i, 0), over.get(i, 0),
-                               *(sums.get((i, s, n)) for s, n in point_cols)] for i, night in enumerate(board.nights)]
+               *(text(n) if len(systems) == 1 else f"{text(n)} ({s.value})" for s, n in point_cols)]
+    rows: list[list[Cell]] = [[text.path(night.path), text(night.date), night.scored, night.games_over,
+                               *(night.points.get(c) for c in point_cols)] for night in board.nights]
     totals = {(s, st.name): p for st in board.standings for s, p in st.points}
-    rows.append(["total", None, len(board.scored), sum(over.values()), *(totals.get(c) for c in point_cols)])
-    return Table(headers, rows)
+    rows.append(["total", None, board.scored_count, board.games_over, *(totals.get(c) for c in point_cols)])
+    return Table(headers, rows, (0, 1))
 
 
 TABLES = {"player": standings_table, "hand": hands_table, "night": nights_table}
@@ -130,9 +163,9 @@ TABLES = {"player": standings_table, "hand": hands_table, "night": nights_table}
 
 def header_lines(board: Scoreboard) -> list[str]:
     """The files and hands counted, and the rules in force (one line per rule set)."""
-    n_files, n_hands = len(board.nights), len(board.rows)
-    over = sum(1 for g in board.games if g.over)
-    counts = (f"{_plural(n_files, 'file')}, {_plural(n_hands, 'hand')} ({len(board.scored)} scored), "
+    n_files, n_hands = len(board.nights), board.hand_count
+    over = board.games_over
+    counts = (f"{_plural(n_files, 'file')}, {_plural(n_hands, 'hand')} ({board.scored_count} scored), "
               f"{_plural(len(board.games), 'game')} ({over} over)")
     lines = [f"kcref score: {counts}"]
     for rs in board.rule_sets:
@@ -148,10 +181,10 @@ def _plural(n: int, word: str) -> str:
 def _prose(lines: Sequence[str], fmt: str) -> str:
     """Lines of text in a form that suits the table format around them."""
     if fmt in ("html", "unsafehtml"):
-        return "".join(f"<p>{html.escape(line)}</p>\n" for line in lines)
+        return "".join(f"<p>{prose(line, fmt)}</p>\n" for line in lines)
     if fmt.startswith("latex"):
-        return "".join(f"% {line}\n" for line in lines)
-    return "".join(f"{line}\n" for line in lines)
+        return "".join(f"% {prose(line, fmt)}\n" for line in lines)
+    return "".join(f"{prose(line, fmt)}\n" for line in lines)
 
 
 def _csv(table: Table, delimiter: str = ",") -> str:
@@ -164,15 +197,18 @@ def _csv(table: Table, delimiter: str = ",") -> str:
 
 def render(board: Scoreboard, by: str = "player", fmt: str = "simple", chart: str = "") -> Rendered:
     """The whole output of ``kcref score`` for a view (``VIEWS``) and a format (``FORMATS``);
-    ``chart`` (already drawn) goes under the table in table formats."""
+    ``chart`` (already drawn) goes under the table in table formats. The board must keep every
+    row for the hand-by-hand view and JSON (``Scoreboard.complete``)."""
+    if (fmt == "json" or by == "hand") and not board.complete:
+        raise ValueError("this view lists every hand: build the scoreboard keeping every row")
     if fmt == "json":
-        return Rendered(json.dumps(as_json(board), ensure_ascii=False, indent=2) + "\n")
-    table = TABLES[by](board)
-    notes = "".join(f"{line}\n" for line in board.notes())
+        return Rendered(json_document(board))
+    table = TABLES[by](board, fmt)
     if fmt in DATA_ONLY:
         body = _csv(table, "," if fmt == "csv" else "\t")
-        return Rendered(body, notes)
-    text = tabulate(table.rows, table.headers, tablefmt=fmt, missingval="")
+        return Rendered(body, "".join(f"{terminal(line)}\n" for line in board.notes()))
+    text = tabulate(table.rows, table.headers, tablefmt=fmt, missingval="",
+                    disable_numparse=list(table.text_columns) if table.rows else False)
     parts = [_prose(header_lines(board), fmt), "\n", text, "\n\n"]
     if chart:
         parts += [_prose(chart.splitlines(), fmt), "\n"]
@@ -238,6 +274,7 @@ def amount(scoring: Scoring, n: int) -> str:
 
 
 def _names(names: Sequence[str]) -> str:
+    names = [clip(n) for n in names]
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
@@ -262,10 +299,8 @@ def leader_line(board: Scoreboard) -> str:
 # --- JSON -----------------------------------------------------------------------------------------
 
 
-def as_json(board: Scoreboard) -> dict[str, object]:
-    """Everything as one JSON object. ``players`` lists ``name``, ``points``, ``hands_played``,
-    ``hands_won``, ``games_won`` (and ``rank``, ``points_by_scoring``); ``points`` is ``null``
-    when several scoring systems were played (their points are in ``points_by_scoring``)."""
+def _json_head(board: Scoreboard) -> dict[str, object]:
+    """Everything but the hands, the leader and the notes."""
     single = len(board.systems) == 1
     return {
         "files": [{"path": n.path, "date": n.date, "event": n.event, "hands": n.hands} for n in board.nights],
@@ -286,15 +321,43 @@ def as_json(board: Scoreboard) -> dict[str, object]:
              "totals": dict(g.totals)}
             for g in board.games
         ],
-        "hands": [
-            {"path": r.path, "index": r.index, "number": r.number, "line": r.line, "status": r.status,
-             "reason": r.reason or None, "scoring": r.scoring.value, "rules": r.rules, "game": r.game,
-             "game_over": r.game_over, "winner": r.winner, "blocked": r.blocked,
-             "scores": dict(zip(r.players, r.scores)) if r.scores is not None else None,
-             "totals": dict(zip(r.players, r.totals)) if r.totals is not None else None,
-             "game_totals": dict(zip(r.players, r.game_totals)) if r.game_totals is not None else None}
-            for r in board.rows
-        ],
-        "leader": leader_line(board),
-        "notes": board.notes(),
     }
+
+
+def _json_hand(r: HandRow) -> dict[str, object]:
+    return {"path": r.path, "index": r.index, "number": r.number, "line": r.line, "status": r.status,
+            "reason": r.reason or None, "scoring": r.scoring.value, "rules": r.rules, "game": r.game,
+            "game_over": r.game_over, "winner": r.winner, "blocked": r.blocked,
+            "scores": dict(zip(r.players, r.scores)) if r.scores is not None else None,
+            "totals": dict(zip(r.players, r.totals)) if r.totals is not None else None,
+            "game_totals": dict(zip(r.players, r.game_totals)) if r.game_totals is not None else None}
+
+
+def _json_pieces(board: Scoreboard) -> Iterator[str]:
+    """The JSON document piece by piece, one hand at a time (no dict of every hand is built)."""
+    members: list[tuple[str, object]] = list(_json_head(board).items())
+    yield "{\n"
+    for key, value in members:
+        yield f"  {json_text(key)}: {json_text(value, level=1)},\n"
+    if board.rows:
+        yield '  "hands": [\n'
+        last = len(board.rows) - 1
+        for i, row in enumerate(board.rows):
+            yield "    " + json_text(_json_hand(row), level=2) + (",\n" if i < last else "\n")
+        yield "  ],\n"
+    else:
+        yield '  "hands": [],\n'
+    yield f'  "leader": {json_text(leader_line(board))},\n'
+    yield f'  "notes": {json_text(board.notes(), level=1)}\n'
+    yield "}\n"
+
+
+def json_document(board: Scoreboard) -> str:
+    """Everything as one JSON object, indented, with every unprintable character escaped.
+
+    ``files``, ``scoring``, ``rules``; ``players`` lists ``name``, ``points``, ``hands_played``,
+    ``hands_won``, ``games_won`` (and ``rank``, ``points_by_scoring``); ``points`` is ``null``
+    when several scoring systems were played (their points are in ``points_by_scoring``);
+    ``games``, ``hands`` (every hand), ``leader`` and ``notes``.
+    """
+    return "".join(_json_pieces(board))

@@ -21,17 +21,24 @@ penalty, pips and dutch) among the players who played every scored hand of it (e
 if nobody did); ties share the win, and each of them counts a game won. Under none, chips and
 stacks a game in which nobody won a hand has no winner. Points in the standings are summed
 over all scored hands, per scoring system.
+
+The scoreboard is built hand by hand (:class:`Tally`): `kcref score` hands it each verdict as it
+is judged and keeps no verdict, so memory stays flat however long the logs; only the views that
+list every hand (``--by hand``, JSON) keep one compact row per hand.
 """
 
 from __future__ import annotations
 
 import bisect
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field, replace
+from array import array
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 from functools import cached_property
+from typing import NamedTuple, TypeVar
 
 from .check import FileReport
 from .diagnostics import Diagnostic
+from .events import Tag
 from .options import Options, Scoring
 from .scoring import hand_score, highest_wins
 from .verdict import HandVerdict
@@ -42,25 +49,36 @@ TAINTING = frozenset({"KC105", "KC201", "KC202", "KC203", "KC204", "KC206"})
 
 SCORED, LEFT_OUT, NOT_SCORED = "scored", "left out", "not scored"
 
+NO_TOTAL = -(2**63)
+"""In :class:`RunningTotals`, a hand the player was not in."""
+
+_T = TypeVar("_T")
+
 
 @dataclass(frozen=True)
 class Night:
-    """One file: its path, the Date and Event tags it holds, and how many hands."""
+    """One file: its path, the Date and Event tags it holds, how many hands, and what its scored
+    hands add up to."""
 
     path: str
     date: str | None
     event: str | None
     hands: int
+    scored: int = 0
+    """Hands of this file that were scored."""
+    games_over: int = 0
+    """Games whose last hand is in this file."""
+    points: Mapping[tuple[Scoring, str], int] = field(default_factory=dict)
+    """Points scored in this file per scoring system and player (players of a scored hand only)."""
 
 
-@dataclass(frozen=True)
-class HandRow:
+class HandRow(NamedTuple):
     """One hand of the files, scored or not, with the running totals after it."""
 
     night: int
     """Index of the hand's file in ``Scoreboard.nights``."""
     path: str
-    index: int
+    index: int  # type: ignore[assignment]  # the hand's position in its file; shadows tuple.index, unused here
     number: int | None
     line: int
     players: tuple[str, ...]
@@ -93,8 +111,7 @@ class HandRow:
         return f"{self.path}:{self.line} hand {self.number if self.number is not None else self.index}"
 
 
-@dataclass(frozen=True)
-class Game:
+class Game(NamedTuple):
     """One game: its hands, totals and, once over, its winners."""
 
     number: int
@@ -103,8 +120,10 @@ class Game:
     agreed_hands: int | None
     """The ``Hands`` option in force at the game's last hand."""
     hands: int
-    totals: tuple[tuple[str, int], ...]
-    """Points in the game per player, in order of first appearance."""
+    names: tuple[str, ...]
+    """The players of the game, in order of first appearance."""
+    points: tuple[int, ...]
+    """Points in the game per player, in ``names`` order."""
     over: bool
     ended_by: str
     """``target``, ``hands``, ``hand`` (one hand per game), ``night`` (stacks), ``scoring`` (the
@@ -112,8 +131,13 @@ class Game:
     best: tuple[str, ...]
     """The winners of a game that is over, the leaders of one in progress (may be empty)."""
 
+    @property
+    def totals(self) -> tuple[tuple[str, int], ...]:
+        """Points in the game per player, in order of first appearance."""
+        return tuple(zip(self.names, self.points))
+
     def total(self, name: str) -> int:
-        return dict(self.totals)[name]
+        return self.points[self.names.index(name)]
 
 
 @dataclass(frozen=True)
@@ -142,11 +166,28 @@ class RuleSet:
 
 
 @dataclass(frozen=True)
+class RunningTotals:
+    """For one scoring system: each player's running total after each scored hand of that system
+    (:data:`NO_TOTAL` for a hand the player was not in), and which of those hands ended a game."""
+
+    scoring: Scoring
+    series: Mapping[str, Sequence[int]]
+    """Per player, in order of first appearance."""
+    ends: bytes
+    """One byte per hand: 1 where the hand ended its game."""
+
+    @property
+    def hands(self) -> int:
+        return len(self.ends)
+
+
+@dataclass(frozen=True)
 class Scoreboard:
     """Everything ``kcref score`` reports."""
 
     nights: tuple[Night, ...]
     rows: tuple[HandRow, ...]
+    """Every hand when ``complete``; else only the hands left out or not scored."""
     games: tuple[Game, ...]
     standings: tuple[Standing, ...]
     systems: tuple[Scoring, ...]
@@ -154,19 +195,23 @@ class Scoreboard:
     rule_sets: tuple[RuleSet, ...]
     ignored: tuple[Diagnostic, ...] = ()
     """Errors outside every hand that leave no hand in doubt (shown with ``--skip-invalid``)."""
+    players: tuple[str, ...] = ()
+    """Every player of a scored hand, in order of first appearance."""
+    hand_count: int = 0
+    scored_count: int = 0
+    complete: bool = True
+    """``rows`` holds every hand (not only those left out or not scored)."""
+    running: tuple[RunningTotals, ...] = ()
+    """Per scoring system, the running totals hand by hand (for the chart; empty unless asked)."""
 
     @cached_property
     def scored(self) -> tuple[HandRow, ...]:
-        """The rows of the hands that were scored."""
+        """The rows of the hands that were scored (none unless ``complete``)."""
         return tuple(r for r in self.rows if r.status == SCORED)
 
-    @cached_property
-    def players(self) -> tuple[str, ...]:
-        """Every player of a scored hand, in order of first appearance."""
-        seen: dict[str, None] = {}
-        for row in self.scored:
-            seen.update(dict.fromkeys(row.players))
-        return tuple(seen)
+    @property
+    def games_over(self) -> int:
+        return sum(1 for g in self.games if g.over)
 
     def notes(self) -> list[str]:
         """One line per hand left out or not scored, and per error ignored."""
@@ -179,13 +224,35 @@ class Scoreboard:
 # --- classifying hands ------------------------------------------------------------------------
 
 
+class Judged(NamedTuple):
+    """A hand's status, why it has it, and its scores when it is scored."""
+
+    status: str
+    reason: str
+    scores: tuple[int, ...] | None = None
+
+
 def _reason(d: Diagnostic) -> str:
     return f"error {d.code} at line {d.line}: {d.message}"
 
 
-def _classify(report: FileReport) -> Iterable[tuple[HandVerdict, int, str, str]]:
-    """Each hand of a file with its line, status and reason."""
-    errors = sorted((d for d in report.diagnostics if d.is_error), key=lambda d: (d.line, d.column))
+def _at(d: Diagnostic) -> tuple[int, int]:
+    return d.line, d.column
+
+
+def _judge(verdict: HandVerdict, own: Diagnostic | None, taint: Diagnostic | None, tainted: bool) -> Judged:
+    """Left out when the hand holds an error (its first one is the reason) or follows a bad tag
+    line; else scored, or not scored and why."""
+    if own is not None or verdict.errors or not verdict.valid or tainted:
+        first = own if own is not None else verdict.errors[0] if verdict.errors else taint
+        return Judged(LEFT_OUT, _reason(first) if first is not None else "it has errors")
+    score = hand_score(verdict)
+    return Judged(SCORED if score.scored else NOT_SCORED, score.reason, score.scores)
+
+
+def _classify(report: FileReport) -> Iterable[tuple[HandVerdict, int, Judged]]:
+    """Each hand of a file with its line and judgement (the verdicts and diagnostics kept)."""
+    errors = sorted((d for d in report.diagnostics if d.is_error), key=_at)
     taint = next((d for d in errors if d.code in TAINTING), None)
     local = [d for d in errors if d.code not in TAINTING]
     lines = [d.line for d in local]
@@ -194,12 +261,7 @@ def _classify(report: FileReport) -> Iterable[tuple[HandVerdict, int, str, str]]
         end = starts[i + 1] if i + 1 < len(starts) else None
         own = local[bisect.bisect_left(lines, line):len(lines) if end is None else bisect.bisect_left(lines, end)]
         tainted = taint is not None and taint.line < line
-        if own or verdict.errors or not verdict.valid or tainted:
-            first = own[0] if own else verdict.errors[0] if verdict.errors else taint
-            yield verdict, line, LEFT_OUT, _reason(first) if first is not None else "it has errors"
-            continue
-        score = hand_score(verdict)
-        yield verdict, line, (SCORED if score.scored else NOT_SCORED), score.reason
+        yield verdict, line, _judge(verdict, own[0] if own else None, taint, tainted)
 
 
 # Errors that already say why nothing in the file can be scored: it cannot be read.
@@ -211,6 +273,52 @@ def _ignored(report: FileReport) -> list[Diagnostic]:
     first = report.hand_lines[0] if report.hand_lines else float("inf")
     return [d for d in report.diagnostics
             if d.is_error and d.line < first and d.code not in TAINTING and d.code not in _UNREADABLE]
+
+
+class HandSorter:
+    """Judge the hands of one file as its errors and verdicts stream in, keeping no verdict.
+
+    It relies on the order in which checking hands them on (``check_items``): by the time a
+    hand's verdict comes, every error on the lines before the next hand has come, and none after.
+    So the errors that come between two verdicts belong to the later hand, and only the first of
+    them (and the first tag-line error) needs keeping.
+    """
+
+    def __init__(self) -> None:
+        self.taint: Diagnostic | None = None
+        self.waiting: list[Diagnostic] = []
+        """Errors not yet given to a hand: all of them before the first hand, then the first only."""
+        self.first_line: int | None = None
+        self._ignored: list[Diagnostic] = []
+
+    def error(self, d: Diagnostic) -> None:
+        """Take an error of the file (in the order checking emits them)."""
+        d = d._replace(source="")
+        if d.code in TAINTING:
+            if self.taint is None or _at(d) < _at(self.taint):
+                self.taint = d
+        elif self.first_line is None:
+            self.waiting.append(d)
+        elif not self.waiting or _at(d) < _at(self.waiting[0]):
+            self.waiting = [d]
+
+    def judge(self, verdict: HandVerdict, line: int) -> Judged:
+        """Judge the hand that starts at ``line``, whose errors have all come."""
+        own = self.waiting
+        if self.first_line is None:
+            self.first_line = line
+            self._ignored = [d for d in own if d.line < line and d.code not in _UNREADABLE]
+            own = [d for d in own if d.line >= line]
+        self.waiting = []
+        first = min(own, key=_at) if own else None
+        tainted = self.taint is not None and self.taint.line < line
+        return _judge(verdict, first, self.taint, tainted)
+
+    def ignored(self) -> list[Diagnostic]:
+        """The errors before the first hand that put no hand in doubt (call once the file is read)."""
+        if self.first_line is None:
+            return [d for d in self.waiting if d.code not in _UNREADABLE]
+        return self._ignored
 
 
 # --- games --------------------------------------------------------------------------------------
@@ -227,6 +335,10 @@ class _GameSoFar:
     played: dict[str, int] = field(default_factory=dict)
     hands: int = 0
     won_any: bool = False
+    last_night: int = 0
+    """The file of the game's latest hand."""
+    last_row: int | None = None
+    """The index of the game's latest hand in the rows kept, if they are kept."""
 
     def add(self, players: Sequence[str], scores: Sequence[int], winner: str | None, options: Options) -> None:
         self.options = options
@@ -258,118 +370,196 @@ class _GameSoFar:
         best = pick(self.totals[n] for n in eligible)
         return tuple(n for n in eligible if self.totals[n] == best)
 
-    def freeze(self, ended_by: str) -> Game:
-        return Game(self.number, self.scoring, self.options.target, self.options.hands, self.hands,
-                    tuple(self.totals.items()), bool(ended_by), ended_by, self.best())
-
 
 # --- the scoreboard -----------------------------------------------------------------------------
 
 
-def _tag_value(report: FileReport, name: str) -> str | None:
-    return next((t.value for t in report.tags if t.name == name), None)
+class _Series:
+    """The running totals of one scoring system, hand by hand, as compact arrays."""
+
+    def __init__(self) -> None:
+        self.series: dict[str, array[int]] = {}
+        self.ends = bytearray()
+
+    def add(self, players: Sequence[str], totals: Sequence[int]) -> None:
+        for name in players:
+            if name not in self.series:
+                self.series[name] = array("q", [NO_TOTAL]) * len(self.ends)
+        now = dict(zip(players, totals))
+        for name, values in self.series.items():
+            values.append(now.get(name, NO_TOTAL))
+        self.ends.append(0)
+
+
+class Tally:
+    """Build a :class:`Scoreboard` hand by hand: standings, games and per-file totals are updated
+    as each hand comes, and no verdict is kept.
+
+    ``keep_rows`` keeps a compact row for every hand (the hand-by-hand view and JSON need them;
+    the rows of hands left out or not scored are always kept, for the notes); ``keep_running``
+    keeps each player's running total hand by hand (for the chart).
+    """
+
+    def __init__(self, keep_rows: bool = True, keep_running: bool = True) -> None:
+        self.keep_rows = keep_rows
+        self.keep_running = keep_running
+        self.nights: list[tuple[str, str | None, str | None, int]] = []
+        self.rows: list[HandRow] = []
+        self.games: list[Game] = []
+        self.ignored: list[Diagnostic] = []
+        self.hand_count = 0
+        self.scored_count = 0
+        self._night = 0
+        self._night_scored: list[int] = [0]
+        self._night_over: list[int] = [0]
+        self._night_points: list[dict[tuple[Scoring, str], int]] = [{}]
+        self._running: dict[tuple[Scoring, str], int] = {}
+        self._played: dict[str, int] = {}
+        self._won: dict[str, int] = {}
+        self._games_won: dict[str, int] = {}
+        self._players: dict[str, None] = {}
+        self._systems: dict[Scoring, None] = {}
+        self._rule_sets: dict[tuple[str, Options], int] = {}
+        self._series: dict[Scoring, _Series] = {}
+        self._current: _GameSoFar | None = None
+        self._interned: dict[object, object] = {}
+
+    def _intern(self, value: _T) -> _T:
+        """One shared object for equal values (the same players and options recur every hand)."""
+        return self._interned.setdefault(value, value)  # type: ignore[return-value]
+
+    def add(self, verdict: HandVerdict, line: int, judged: Judged) -> None:
+        """Count a hand of the current file, judged (``HandSorter.judge`` or the whole-file check)."""
+        players = self._intern(verdict.players)
+        options = self._intern(verdict.options)
+        self.hand_count += 1
+        row = HandRow(self._night, verdict.path, verdict.index, verdict.number, line, players,
+                      self._intern(verdict.rules), options, verdict.winner_name, verdict.blocked, judged.status,
+                      judged.reason)
+        if judged.status != SCORED:
+            self.rows.append(row)
+            return
+        scores = judged.scores
+        assert scores is not None
+        scoring = options.scoring
+        current = self._current
+        if current is not None and current.scoring is not scoring:
+            self._close("scoring")
+            current = None
+        if current is None:
+            current = self._current = _GameSoFar(len(self.games) + 1, scoring, options)
+        current.add(players, scores, row.winner, options)
+        current.last_night = self._night
+        self.scored_count += 1
+        self._systems[scoring] = None
+        self._rule_sets[row.rules, options] = self._rule_sets.get((row.rules, options), 0) + 1
+        if row.winner is not None:
+            self._won[row.winner] = self._won.get(row.winner, 0) + 1
+        self._night_scored[-1] += 1
+        sums = self._night_points[-1]
+        for name, pts in zip(players, scores):
+            self._players[name] = None
+            self._played[name] = self._played.get(name, 0) + 1
+            self._running[scoring, name] = self._running.get((scoring, name), 0) + pts
+            sums[scoring, name] = sums.get((scoring, name), 0) + pts
+        totals = tuple(self._running[scoring, name] for name in players)
+        if self.keep_rows:
+            self.rows.append(row._replace(scores=scores, game=current.number, totals=totals,
+                                          game_totals=tuple(current.totals[name] for name in players)))
+            current.last_row = len(self.rows) - 1
+        if self.keep_running:
+            self._series.setdefault(scoring, _Series()).add(players, totals)
+        ended = current.end()
+        if ended:
+            self._close(ended)
+
+    def _close(self, ended_by: str) -> None:
+        game = self._current
+        if game is None:
+            return
+        self._current = None
+        self.games.append(self._freeze(game, ended_by))
+        if not ended_by:
+            return
+        for name in self.games[-1].best:
+            self._games_won[name] = self._games_won.get(name, 0) + 1
+        self._night_over[game.last_night] += 1
+        if game.last_row is not None:
+            self.rows[game.last_row] = self.rows[game.last_row]._replace(game_over=True)
+        if game.scoring in self._series:
+            self._series[game.scoring].ends[-1] = 1
+
+    def _freeze(self, game: _GameSoFar, ended_by: str) -> Game:
+        o = game.options
+        return Game(game.number, game.scoring, o.target, o.hands, game.hands, self._intern(tuple(game.totals)),
+                    tuple(game.totals.values()), bool(ended_by), ended_by, self._intern(game.best()))
+
+    def end_night(self, path: str, tags: Iterable[Tag], hands: int, ignored: Iterable[Diagnostic] = ()) -> None:
+        """Close the current file: its path, tags (Date and Event are shown), hands, and the errors
+        outside every hand that were ignored."""
+        date = event = None
+        seen: set[str] = set()
+        for tag in tags:
+            if tag.name in ("Date", "Event") and tag.name not in seen:
+                seen.add(tag.name)
+                date, event = (tag.value, event) if tag.name == "Date" else (date, tag.value)
+        self.nights.append((path, date, event, hands))
+        self.ignored.extend(d._replace(source="") for d in ignored)
+        if self._current is not None and self._current.scoring is Scoring.CHIP_STACKS:
+            self._close("night")
+        self._night += 1
+        self._night_scored.append(0)
+        self._night_over.append(0)
+        self._night_points.append({})
+
+    def finish(self) -> Scoreboard:
+        """The scoreboard of every hand counted (the game in progress stays in progress)."""
+        if self._current is not None:
+            self.games.append(self._freeze(self._current, ""))
+            self._current = None
+        nights = tuple(Night(path, date, event, hands, self._night_scored[i], self._night_over[i],
+                             self._night_points[i]) for i, (path, date, event, hands) in enumerate(self.nights))
+        systems = tuple(self._systems)
+        rule_sets = tuple(RuleSet(rules, opts, k) for (rules, opts), k in self._rule_sets.items())
+        running = tuple(RunningTotals(s, dict(self._series[s].series), bytes(self._series[s].ends))
+                        for s in systems if s in self._series)
+        return Scoreboard(nights, tuple(self.rows), tuple(self.games), self._standings(systems), systems,
+                          rule_sets, tuple(self.ignored), tuple(self._players), self.hand_count, self.scored_count,
+                          self.keep_rows, running)
+
+    def _standings(self, systems: tuple[Scoring, ...]) -> tuple[Standing, ...]:
+        """Every player of a scored hand, ranked: games won, then points in the system's winning
+        direction (hands won where several systems were played); equal keys share a rank."""
+        won, games_won = self._won, self._games_won
+        single = systems[0] if len(systems) == 1 else None
+
+        def key(name: str) -> tuple[int, int]:
+            """What the rank compares: games won, then points in the system's direction (or hands won)."""
+            if single is None:
+                return (-games_won.get(name, 0), -won.get(name, 0))
+            pts = self._running.get((single, name), 0)
+            return (-games_won.get(name, 0), -pts if highest_wins(single) else pts)
+
+        order = sorted(self._players, key=lambda n: (key(n), -won.get(n, 0), n.casefold(), n))
+        out: list[Standing] = []
+        for i, name in enumerate(order):
+            rank = out[-1].rank if out and key(out[-1].name) == key(name) else i + 1
+            points = tuple((s, self._running[s, name]) for s in systems if (s, name) in self._running)
+            out.append(Standing(rank, name, points, self._played.get(name, 0), won.get(name, 0),
+                                games_won.get(name, 0)))
+        return tuple(out)
 
 
 def scoreboard(reports: Sequence[FileReport]) -> Scoreboard:
-    """Score the hands of checked files, in order: rows, games, standings.
+    """Score the hands of checked files (their verdicts and diagnostics kept), in order: rows,
+    games, standings.
 
     Hands with errors are left out (the caller decides whether that is acceptable: ``kcref
     score`` refuses files with errors unless asked to skip invalid hands).
     """
-    nights: list[Night] = []
-    rows: list[HandRow] = []
-    games: list[Game] = []
-    ignored: list[Diagnostic] = []
-    running: dict[tuple[Scoring, str], int] = {}
-    current: _GameSoFar | None = None
-
-    def close(ended_by: str) -> None:
-        nonlocal current
-        if current is not None:
-            games.append(current.freeze(ended_by))
-            for i in range(len(rows) - 1, -1, -1):
-                if rows[i].game == current.number:
-                    rows[i] = replace(rows[i], game_over=bool(ended_by))
-                    break
-        current = None
-
-    for n, report in enumerate(reports):
-        nights.append(Night(report.path, _tag_value(report, "Date"), _tag_value(report, "Event"), len(report.hands)))
-        ignored.extend(_ignored(report))
-        for verdict, line, status, reason in _classify(report):
-            base = HandRow(n, report.path, verdict.index, verdict.number, line, verdict.players, verdict.rules,
-                           verdict.options, verdict.winner_name, verdict.blocked, status, reason)
-            if status != SCORED:
-                rows.append(base)
-                continue
-            scores = hand_score(verdict).scores
-            assert scores is not None
-            scoring = verdict.options.scoring
-            if current is not None and current.scoring is not scoring:
-                close("scoring")
-            if current is None:
-                current = _GameSoFar(len(games) + 1, scoring, verdict.options)
-            current.add(verdict.players, scores, verdict.winner_name, verdict.options)
-            for name, pts in zip(verdict.players, scores):
-                running[scoring, name] = running.get((scoring, name), 0) + pts
-            rows.append(replace(base, scores=scores, game=current.number,
-                                totals=tuple(running[scoring, name] for name in verdict.players),
-                                game_totals=tuple(current.totals[name] for name in verdict.players)))
-            ended = current.end()
-            if ended:
-                close(ended)
-        if current is not None and current.scoring is Scoring.CHIP_STACKS:
-            close("night")
-    if current is not None:
-        games.append(current.freeze(""))
-    return _finish(nights, rows, games, ignored)
-
-
-def _finish(nights: list[Night], rows: list[HandRow], games: list[Game], ignored: list[Diagnostic]) -> Scoreboard:
-    scored = [r for r in rows if r.status == SCORED]
-    systems = tuple(dict.fromkeys(r.scoring for r in scored))
-    rule_sets: dict[tuple[str, Options], int] = {}
-    for r in scored:
-        rule_sets[r.rules, r.options] = rule_sets.get((r.rules, r.options), 0) + 1
-    board = Scoreboard(tuple(nights), tuple(rows), tuple(games), (), systems,
-                       tuple(RuleSet(rules, opts, k) for (rules, opts), k in rule_sets.items()), tuple(ignored))
-    return replace(board, standings=_standings(board))
-
-
-def _standings(board: Scoreboard) -> tuple[Standing, ...]:
-    """Every player of a scored hand, ranked: games won, then points in the system's winning
-    direction (hands won where several systems were played); equal keys share a rank."""
-    points: dict[str, dict[Scoring, int]] = {}
-    played: dict[str, int] = {}
-    won: dict[str, int] = {}
-    for row in board.scored:
-        assert row.scores is not None
-        for name, pts in zip(row.players, row.scores):
-            per = points.setdefault(name, {})
-            per[row.scoring] = per.get(row.scoring, 0) + pts
-            played[name] = played.get(name, 0) + 1
-        if row.winner is not None:
-            won[row.winner] = won.get(row.winner, 0) + 1
-    games_won: dict[str, int] = {}
-    for g in board.games:
-        if g.over:
-            for name in g.best:
-                games_won[name] = games_won.get(name, 0) + 1
-    names = board.players
-    single = board.systems[0] if len(board.systems) == 1 else None
-
-    def key(name: str) -> tuple[int, int]:
-        """What the rank compares: games won, then points in the system's direction (or hands won)."""
-        if single is None:
-            return (-games_won.get(name, 0), -won.get(name, 0))
-        pts = points[name].get(single, 0)
-        return (-games_won.get(name, 0), -pts if highest_wins(single) else pts)
-
-    order = sorted(names, key=lambda n: (key(n), -won.get(n, 0), n.casefold(), n))
-    out: list[Standing] = []
-    for i, name in enumerate(order):
-        rank = out[-1].rank if out and key(out[-1].name) == key(name) else i + 1
-        per = points[name]
-        out.append(Standing(rank, name, tuple((s, per[s]) for s in board.systems if s in per),
-                            played.get(name, 0), won.get(name, 0), games_won.get(name, 0)))
-    return tuple(out)
+    tally = Tally()
+    for report in reports:
+        for verdict, line, judged in _classify(report):
+            tally.add(verdict, line, judged)
+        tally.end_night(report.path, report.tags, report.hand_count, _ignored(report))
+    return tally.finish()

@@ -1,17 +1,11 @@
 """Fuzzing every command and output format in-process: mutated logs give an exit status of
 0, 1 or 2, never an exception or a traceback; JSON and JUnit output parse; no raw control
 character reaches a terminal stream (the mutators and commands are in tests/fuzzing.py).
-
-Outcomes that match a bug already pinned by a probe in tests/test_probes.py are tolerated
-here (``KNOWN_BUGS``), so the suite stays green while the fixes land; set KCREF_FUZZ_STRICT=1 to
-see them, and delete an entry once its fix is merged.
 """
 
 from __future__ import annotations
 
-import os
 import random
-import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -22,28 +16,14 @@ from hypothesis import strategies as st
 from tests.fuzzing import VARIANTS, base_logs, extra_variants, mutate, play_problems, problems, run, run_on_log
 from tests.strategies import messy_logs
 
-STRICT = os.environ.get("KCREF_FUZZ_STRICT") == "1"
-
-# (command, format or None for any, pattern of the problem label): the probe that pins it.
-KNOWN_BUGS: list[tuple[str, str | None, str, str]] = [
-    ("score", None, r"raw control characters on std(?:out|err)",
-     "test_score_skip_invalid_strips_terminal_escapes: 'left out' and 'ignored' notes quote raw text"),
-]
 
 SETTINGS = settings(deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 logs = st.builds(lambda i, seed, n: mutate(base_logs()[i], random.Random(seed), n),
                  st.integers(0, len(base_logs()) - 1), st.integers(0, 2**32 - 1), st.integers(1, 4))
 
 
-def _known(args: list[str], problem: str) -> bool:
-    fmt = args[args.index("--format") + 1] if "--format" in args else None
-    return any(cmd in ("*", args[0]) and want in (None, fmt) and re.search(pattern, problem)
-               for cmd, want, pattern, _ in KNOWN_BUGS)
-
-
 def assert_fine(args: list[str], found: list[str]) -> None:
-    unexpected = found if STRICT else [p for p in found if not _known(args, p)]
-    assert not unexpected, (args, unexpected)
+    assert not found, (args, found)
 
 
 @pytest.fixture(scope="module")
@@ -103,11 +83,3 @@ def test_messy_but_valid_writing(folder: Path, sample: tuple[list[object], str],
 def test_rules_and_play(seed: int) -> None:
     args = extra_variants(random.Random(seed))
     assert_fine(args, play_problems(args))
-
-
-def test_known_bugs_name_their_probe() -> None:
-    """Each tolerated class names the probe test that pins it (or says why there is none)."""
-    source = (Path(__file__).parent / "test_probes.py").read_text(encoding="utf-8")
-    for _, _, _, reason in KNOWN_BUGS:
-        probe = reason.split(":", 1)[0]
-        assert f"def {probe}(" in source, probe
