@@ -23,7 +23,7 @@ from .engine import (
     start_hand,
 )
 from .events import Blocked, Deal, Layout, Reveal, Span, Turn
-from .hands import HandRecord
+from .hands import Cut, HandRecord
 from .judge import IllegalAction, names_list
 from .moves import in_order
 from .options import Scoring
@@ -311,6 +311,9 @@ class Position(NamedTuple):
     error: Diagnostic | None
     """The rule error that stopped the replay before that line, if any: the table is then
     shown as it stood when the error was found."""
+    cut: Cut | None = None
+    """The line that cannot be judged (a syntax or set-up error) where the replay stopped
+    before reaching the line asked for, if any."""
 
 
 def table_at(record: HandRecord, line: int | None = None, stacks: Mapping[str, int] | None = None,
@@ -327,7 +330,8 @@ def table_at(record: HandRecord, line: int | None = None, stacks: Mapping[str, i
     if t is not None and t.winner is not None and not replay.stopped:
         settle(t)  # the hand ends the moment someone goes out: cards left are paid, the pot taken
     error = next((d for d in replay.diagnostics if d.is_error), None)
-    return Position(t, error)
+    cut = record.cut if record.cut is not None and (line is None or line >= record.cut.line) else None
+    return Position(t, error, cut)
 
 
 def referee_hands(records: Iterable[HandRecord]) -> Iterator[HandVerdict]:

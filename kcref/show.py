@@ -165,6 +165,9 @@ def render(located: Located, position: Position, style: Style) -> str:
     if position.error is not None:
         e = position.error
         lines.append(f"stopped at line {e.line}: {e.code} {e.message}; the table is shown as it stood then")
+    elif position.cut is not None:
+        lines.append(f"stopped before line {position.cut.line}, which cannot be judged ({position.cut.code}: "
+                     f"kcref check says why); the table is shown as it stood then")
     lines.append("")
     cells = [[(Text(p.value, p.value) if p else Text("", ""),
                pile_text(t.piles[p], style) if p else Text(f"stock {t.stock}", f"stock {t.stock}"))

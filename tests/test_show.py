@@ -83,3 +83,15 @@ def test_play_writes_a_clean_log(tmp_path: Path) -> None:
 def test_play_usage_errors(args: list[str], message: str) -> None:
     result = CliRunner().invoke(main, ["play", *args])
     assert result.exit_code == 2 and message in result.output
+
+
+def test_show_a_hand_cut_by_a_line_that_cannot_be_judged(tmp_path: Path) -> None:
+    log = tmp_path / "cut.log"
+    log.write_text('[Players "Ann, Bob"]\nhand 1\ndeal Ann: QH 7H 6S 2C AD 9C 5D\nlayout N:9D E:JS S:3C W:5H\n'
+                   "Ann: draw 2H\nBob: draw 3D\nAnn: 2H->Q\nBob: draw\n", encoding="utf-8")
+    end = show(str(log))
+    assert end.splitlines()[1] == ("stopped before line 7, which cannot be judged (KC103: kcref check says why); "
+                                   "the table is shown as it stood then")
+    assert "stock 32" in end and "Ann to play" in end  # both draws before line 7 were replayed
+    before = show(str(log), line=6)
+    assert "stopped" not in before and before.splitlines()[2:] == end.splitlines()[3:]
