@@ -8,6 +8,7 @@ than memory can be checked when the caller neither keeps the verdicts nor the di
 from __future__ import annotations
 
 import sys
+from array import array
 from collections import Counter, deque
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
@@ -42,7 +43,7 @@ class FileReport:
     hand's assertion lines."""
     tags: list[Tag] = field(default_factory=list)
     """The first tag of each name, in order, for at most :data:`MAX_TAG_NAMES` names."""
-    hand_lines: list[int] = field(default_factory=list)
+    hand_lines: array[int] = field(default_factory=lambda: array("q"))
     """The line of each hand's ``hand`` line, in order."""
     counts: Counter[Severity] = field(default_factory=Counter)
     penalties: int = 0

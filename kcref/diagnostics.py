@@ -173,12 +173,17 @@ def _json_escape(match: re.Match[str]) -> str:
     return f"\\u{code:04x}"
 
 
-def json_text(value: object) -> str:
+def json_text(value: object, level: int = 0) -> str:
     """``value`` as indented JSON that is safe to print: valid UTF-8, no raw control, bidi or
-    separator character, and no ``##[`` (:data:`LOG_COMMAND`) that a CI log would read as a command."""
+    separator character, and no ``##[`` (:data:`LOG_COMMAND`) that a CI log would read as a command.
+
+    ``level`` indents every line but the first by that many levels, for a value nested in a
+    larger document written piece by piece.
+    """
     text = json.dumps(_no_surrogates(value), ensure_ascii=False, indent=2)
     # Outside strings JSON has no such characters nor '##', so these replacements stay in strings.
-    return LOG_COMMAND.sub(r"\1\\u005b", _JSON_UNSAFE.sub(_json_escape, text))
+    text = LOG_COMMAND.sub(r"\1\\u005b", _JSON_UNSAFE.sub(_json_escape, text))
+    return text.replace("\n", "\n" + "  " * level) if level else text
 
 
 def _no_surrogates(value: object) -> object:

@@ -6,10 +6,13 @@ file's report when it ends, so text and GitHub output stream while a large log i
 
 from __future__ import annotations
 
+import bisect
+import json
 import re
 import shlex
-from collections.abc import Sequence
-from typing import TextIO
+import tempfile
+from collections.abc import Iterator, Sequence
+from typing import IO, TextIO
 from xml.sax.saxutils import escape, quoteattr
 
 from .check import FileReport
@@ -96,71 +99,118 @@ class GithubPrinter(Printer):
 
 class JsonPrinter(Printer):
     """One JSON object: ``diagnostics`` (path, line, column, severity, code, message), ``files``
-    and ``summary``."""
+    and ``summary``. It streams: each diagnostic is written as it is found."""
 
     def __init__(self, *args: object, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
-        self.items: list[dict[str, object]] = []
+        self.written = 0
 
     def diagnostic(self, d: Diagnostic) -> None:
         if self.shown(d):
-            self.items.append(d.as_dict())
+            self.out.write(('{\n  "diagnostics": [' if not self.written else ",")
+                           + "\n    " + json_text(d.as_dict(), level=2))
+            self.written += 1
 
     def finish(self, reports: Sequence[FileReport]) -> None:
-        body = {
-            "diagnostics": self.items,
-            "files": [{"path": r.path, "hands": r.hand_count, "errors": r.count(Severity.ERROR),
-                       "warnings": r.count(Severity.WARNING), "penalties": r.penalties,
-                       "notes": r.count(Severity.INFO) - r.penalties} for r in reports],
-            "summary": summary(reports),
-        }
-        self.out.write(json_text(body) + "\n")
+        files = [{"path": r.path, "hands": r.hand_count, "errors": r.count(Severity.ERROR),
+                  "warnings": r.count(Severity.WARNING), "penalties": r.penalties,
+                  "notes": r.count(Severity.INFO) - r.penalties} for r in reports]
+        head = "\n  ]" if self.written else '{\n  "diagnostics": []'
+        self.out.write(f'{head},\n  "files": {json_text(files, level=1)},\n'
+                       f'  "summary": {json_text(summary(reports), level=1)}\n}}\n')
 
 
 class JunitPrinter(Printer):
     """JUnit XML: a test suite per file and a test case per hand (plus one for the lines
-    before the first hand when they hold anything); errors fail their case."""
+    before the first hand when they hold anything); errors fail their case.
+
+    A suite's counts come before its cases, so each file's diagnostics, then its cases, wait in
+    temporary files on disk, never in memory: a log of any size prints in flat memory.
+    """
 
     def __init__(self, *args: object, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
-        self.current: list[Diagnostic] = []
-        self.suites: list[str] = []
+        self.found: IO[str] | None = None
+        self.started = False
 
     def start_file(self, path: str) -> None:
-        self.current = []
+        self._close()
+        self.found = tempfile.TemporaryFile("w+", encoding="utf-8", newline="\n")
 
     def diagnostic(self, d: Diagnostic) -> None:
-        self.current.append(d)
+        if self.found is None:
+            self.start_file(d.path)
+        assert self.found is not None
+        self.found.write(json.dumps([d.line, d.column, d.severity.value, d.code, d.path, d.message]) + "\n")
+
+    def _found(self) -> Iterator[Diagnostic]:
+        if self.found is None:
+            return
+        self.found.seek(0)
+        for row in self.found:
+            line, column, severity, code, path, message = json.loads(row)
+            yield Diagnostic(path, line, column, Severity(severity), code, message)
+
+    def _case(self, path: str, name: str, diags: list[Diagnostic]) -> tuple[str, bool]:
+        bad = [d for d in diags if failing(d, self.strict)]
+        other = [d for d in diags if not failing(d, self.strict) and self.shown(d)]
+        inner = ""
+        if bad:
+            text = "\n".join(format_text(d, show_source=False) for d in bad)
+            inner += (f"<failure message={_attr(clip(bad[0].message, MESSAGE_LIMIT))} type={_attr(bad[0].code)}>"
+                      f"{escape(text)}</failure>")
+        if other:
+            inner += f"<system-out>{escape(chr(10).join(format_text(d, False) for d in other))}</system-out>"
+        return f'    <testcase classname={_attr(path)} name={_attr(name)}>{inner}</testcase>\n', bool(bad)
 
     def end_file(self, report: FileReport) -> None:
         starts = report.hand_lines
-        cases: list[tuple[str, list[Diagnostic]]] = [("before the first hand", [])]
-        cases += [(f"hand {i + 1} (line {line})", []) for i, line in enumerate(starts)]
-        for d in self.current:
-            index = sum(1 for line in starts if line <= d.line)
-            cases[index][1].append(d)
-        if not cases[0][1]:
-            cases.pop(0)
-        body, failures = [], 0
-        for name, diags in cases:
-            bad = [d for d in diags if failing(d, self.strict)]
-            other = [d for d in diags if not failing(d, self.strict) and self.shown(d)]
-            inner = ""
-            if bad:
-                failures += 1
-                text = "\n".join(format_text(d, show_source=False) for d in bad)
-                inner += (f"<failure message={_attr(clip(bad[0].message, MESSAGE_LIMIT))} type={_attr(bad[0].code)}>"
-                          f"{escape(text)}</failure>")
-            if other:
-                inner += f"<system-out>{escape(chr(10).join(format_text(d, False) for d in other))}</system-out>"
-            body.append(f'    <testcase classname={_attr(report.path)} name={_attr(name)}>{inner}</testcase>')
-        self.suites.append(f'  <testsuite name={_attr(report.path)} tests="{len(cases)}" failures="{failures}" '
-                           f'errors="0">\n' + "\n".join(body) + "\n  </testsuite>")
+        with tempfile.TemporaryFile("w+", encoding="utf-8", newline="\n") as cases:
+            count = failures = 0
+
+            def close(index: int, diags: list[Diagnostic]) -> None:
+                nonlocal count, failures
+                if index == 0 and not diags:
+                    return  # no case for the lines before the first hand when they hold nothing
+                name = "before the first hand" if index == 0 else f"hand {index} (line {starts[index - 1]})"
+                text, failed = self._case(report.path, name, diags)
+                cases.write(text)
+                count += 1
+                failures += failed
+
+            current, diags = 0, list[Diagnostic]()
+            for d in self._found():
+                # Diagnostics come in line order: each belongs to the last hand that starts at or before it.
+                index = max(bisect.bisect_right(starts, d.line), current)
+                while current < index:
+                    close(current, diags)
+                    current, diags = current + 1, []
+                diags.append(d)
+            while current <= len(starts):
+                close(current, diags)
+                current, diags = current + 1, []
+            self._write_head()
+            self.out.write(xml_safe(f'  <testsuite name={_attr(report.path)} tests="{count}" '
+                                    f'failures="{failures}" errors="0">\n'))
+            cases.seek(0)
+            for text in cases:
+                self.out.write(xml_safe(text))
+            self.out.write("  </testsuite>\n")
+        self._close()
+
+    def _write_head(self) -> None:
+        if not self.started:
+            self.out.write('<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="kcref check">\n')
+            self.started = True
+
+    def _close(self) -> None:
+        if self.found is not None:
+            self.found.close()
+            self.found = None
 
     def finish(self, reports: Sequence[FileReport]) -> None:
-        document = ('<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="kcref check">\n'
-                    + "\n".join(self.suites) + "\n</testsuites>\n")
-        self.out.write(xml_safe(document))
+        self._write_head()
+        self.out.write("</testsuites>\n")
 
 
 # Characters that XML 1.0 does not allow anywhere, even as references.
