@@ -198,6 +198,16 @@ def _big_messy_log(folder: Path) -> Path:
     return _log(folder, MESSY * (3_000_000 // len(MESSY)))
 
 
+def _writing(folder: Path) -> tuple[Path, bytes, subprocess.Popen[bytes]]:
+    """A big log in ``folder``, its bytes, and a ``fmt --write`` of it caught while it writes."""
+    f = _big_messy_log(folder)
+    before = f.read_bytes()
+    proc = subprocess.Popen([sys.executable, "-m", "kcref", "fmt", "--write", str(f)], env=ENV,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    _wait_for_temp(folder, proc)
+    return f, before, proc
+
+
 def _wait_for_temp(folder: Path, proc: subprocess.Popen[bytes]) -> None:
     deadline = time.monotonic() + 60
     while not temps(folder):
@@ -207,11 +217,7 @@ def _wait_for_temp(folder: Path, proc: subprocess.Popen[bytes]) -> None:
 
 
 def test_sigterm_removes_the_temp_file(tmp_path: Path) -> None:
-    f = _big_messy_log(tmp_path)
-    before = f.read_bytes()
-    proc = subprocess.Popen([sys.executable, "-m", "kcref", "fmt", "--write", str(f)], env=ENV,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    _wait_for_temp(tmp_path, proc)
+    f, before, proc = _writing(tmp_path)
     proc.send_signal(signal.SIGTERM)
     proc.communicate(timeout=60)
     assert proc.returncode == 128 + signal.SIGTERM
@@ -219,11 +225,7 @@ def test_sigterm_removes_the_temp_file(tmp_path: Path) -> None:
 
 
 def test_a_temp_file_left_by_sigkill_is_removed_by_the_next_run(tmp_path: Path) -> None:
-    f = _big_messy_log(tmp_path)
-    before = f.read_bytes()
-    proc = subprocess.Popen([sys.executable, "-m", "kcref", "fmt", "--write", str(f)], env=ENV,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    _wait_for_temp(tmp_path, proc)
+    f, before, proc = _writing(tmp_path)
     proc.kill()
     proc.communicate(timeout=60)
     left = temps(tmp_path)

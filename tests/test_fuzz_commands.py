@@ -31,32 +31,19 @@ def folder(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     yield tmp_path_factory.mktemp("fuzz")
 
 
-@settings(SETTINGS, max_examples=400)
-@given(logs, st.sampled_from(VARIANTS["check"]))
-def test_check_every_format(folder: Path, data: bytes, args: list[str]) -> None:
-    found, _ = run_on_log(args, data, folder)
-    assert_fine(args, found)
+EXAMPLES = {"check": 400, "score": 400, "fmt": 250, "show": 250}
+"""Examples per command: check and score have the most formats and views to cover."""
 
 
-@settings(SETTINGS, max_examples=400)
-@given(logs, st.sampled_from(VARIANTS["score"]))
-def test_score_every_format_and_view(folder: Path, data: bytes, args: list[str]) -> None:
-    found, _ = run_on_log(args, data, folder)
-    assert_fine(args, found)
+@pytest.mark.parametrize("command", sorted(EXAMPLES))
+def test_every_command_format_and_view(folder: Path, command: str) -> None:
+    @settings(SETTINGS, max_examples=EXAMPLES[command])
+    @given(logs, st.sampled_from(VARIANTS[command]))
+    def run_one(data: bytes, args: list[str]) -> None:
+        found, _ = run_on_log(args, data, folder)
+        assert_fine(args, found)
 
-
-@settings(SETTINGS, max_examples=250)
-@given(logs, st.sampled_from(VARIANTS["fmt"]))
-def test_fmt(folder: Path, data: bytes, args: list[str]) -> None:
-    found, _ = run_on_log(args, data, folder)
-    assert_fine(args, found)
-
-
-@settings(SETTINGS, max_examples=250)
-@given(logs, st.sampled_from(VARIANTS["show"]))
-def test_show(folder: Path, data: bytes, args: list[str]) -> None:
-    found, _ = run_on_log(args, data, folder)
-    assert_fine(args, found)
+    run_one()
 
 
 @settings(SETTINGS, max_examples=200)
