@@ -30,10 +30,16 @@ COMMANDS: list[tuple[str, list[str]]] = [
     ("check", ["check", "FILE"]),
     ("check - (stdin)", ["check", "-", "<FILE"]),
     ("check --format json", ["check", "--format", "json", "FILE"]),
+    ("check --format github", ["check", "--format", "github", "FILE"]),
+    ("check --format junit", ["check", "--format", "junit", "FILE"]),
     ("score", ["score", "FILE"]),
+    ("score --by night", ["score", "--by", "night", "FILE"]),
     ("score --by hand", ["score", "--by", "hand", "FILE"]),
+    ("score --format json", ["score", "--format", "json", "FILE"]),
+    ("score --chart", ["score", "--chart", "FILE"]),
     ("fmt --check", ["fmt", "--check", "FILE"]),
     ("fmt > /dev/null", ["fmt", "FILE"]),
+    ("fmt --write", ["fmt", "--write", "FILE"]),
     ("show", ["show", "FILE"]),
 ]
 
