@@ -105,7 +105,7 @@ def _mismatch(v: HandVerdict, quantity: Quantity, claim: Claim, seat: int | None
         assert seat is not None
         actual = SCORERS[v.options.scoring](v)[seat]
         assert actual is not None, "a figure that depends on unknown cards is not compared"
-        # 001 writes penalty points as negative numbers: "same thing" (RULES.md).
+        # Seed 001 writes penalty points as negative numbers; they count the same (docs/rules.md, ruling 28).
         agrees = said == actual or (v.options.scoring in PENALTY_SYSTEMS and -said == actual)
         if agrees:
             return ""

@@ -1,6 +1,6 @@
 """Which plays the piles allow: cards from hand and pile moves, ignoring the turn's phase.
 
-These are the pile rules of RULES.md in one place. The engine judges a single action with
+These are the pile rules of docs/rules.md ("The common core") in one place. The engine judges a single action with
 :func:`fits` directly; the generators here are for bots, for "could the player have played",
 and for explaining an illegal action ("it fits on 9C at W").
 """

@@ -50,7 +50,7 @@ class CompletedPiles(enum.Enum):
 
 
 class Scoring(enum.Enum):
-    """How hands are scored (RULES.md, "Scoring systems")."""
+    """How hands are scored (docs/rules.md, "Scoring")."""
 
     NONE = "none"              # hands won
     CHIPS = "chips"            # 000/003: 80 chips shared out each hand, pot to the winner

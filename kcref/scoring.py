@@ -49,7 +49,7 @@ def _hands_won(v: HandVerdict) -> tuple[int, ...]:
 
 
 def _pot_to_winner(v: HandVerdict) -> tuple[int, ...]:
-    # A blocked hand: nobody scores (RULES.md); the pot is not anyone's score.
+    # A blocked hand: nobody scores (docs/rules.md, ruling 7); the pot is not anyone's score.
     return tuple(v.pot if seat == v.winner else 0 for seat in range(len(v.players)))
 
 

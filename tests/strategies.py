@@ -46,7 +46,7 @@ events = st.one_of(
 logs = st.lists(events, max_size=25)
 
 
-# --- messy writing: every spelling NOTATION.md allows ------------------------------------------
+# --- messy writing: every spelling the base notation allows (grammar/README.md) ---------------
 
 SYMBOLS = {"S": "♠♤", "H": "♥♡", "D": "♦♢", "C": "♣♧"}
 
