@@ -1,7 +1,8 @@
 """Print check results for people (text) and machines (JSON, GitHub workflow commands, JUnit).
 
 A printer is told of each file as it starts, of each diagnostic as it is found, and of each
-file's report when it ends, so text and GitHub output stream while a large log is checked.
+file's report when it ends, so every format streams while a large log is checked (JUnit,
+whose suites open with their counts, waits in temporary files on disk).
 """
 
 from __future__ import annotations

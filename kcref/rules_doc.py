@@ -10,6 +10,10 @@ from tabulate import tabulate
 from .options import OPTION_TAGS, PRESETS, PRESETS_BY_NAME, Options, Preset
 
 
+SEEDS_NOTE = ("The seeds are the four published descriptions of the game that kcref is built from: 000 a boxed\n"
+              "set's sheet (English/Spanish), 001 Italian, 003 and 004 Dutch. docs/rules.md says what each holds.")
+
+
 def value_text(value: object) -> str:
     """An option value as written in a tag."""
     if isinstance(value, enum.Enum):
@@ -35,7 +39,7 @@ def overview() -> str:
     presets = tabulate([[p.name, p.summary, p.source] for p in PRESETS], ["preset", "in short", "from"],
                        tablefmt="simple")
     return (f"{presets}\n\nPick a preset with [Rules \"NAME\"]; override one option with its own tag, "
-            f"e.g. [Draw \"start\"].\n\n{options_table()}\n")
+            f"e.g. [Draw \"start\"].\n\n{options_table()}\n\n{SEEDS_NOTE}\n")
 
 
 def preset_detail(name: str) -> str:
