@@ -162,7 +162,8 @@ def fmt(files: tuple[str, ...], check_only: bool, write: bool, globs: tuple[str,
     inputs = _resolve(files, globs)
     mode = Mode.CHECK if check_only else Mode.WRITE if write else Mode.PRINT
     style = Style(ten=ten, symbols=symbols)
-    out = click.get_binary_stream("stdout")
+    sys.stdout.flush()
+    out = sys.stdout.buffer
     status = EXIT_OK
 
     def say(d: Diagnostic) -> None:
