@@ -390,27 +390,28 @@ def leader_line(board: Scoreboard) -> str:
 
 
 def _json_head(board: Scoreboard) -> dict[str, object]:
-    """Everything but the hands, the leader and the notes."""
+    """Everything but the hands, the leader and the notes; the lists that grow with the logs
+    (files, players, games) as iterators, written item by item."""
     single = len(board.systems) == 1
     return {
-        "files": [{"path": n.path, "date": n.date, "event": n.event, "hands": n.hands} for n in board.nights],
+        "files": ({"path": n.path, "date": n.date, "event": n.event, "hands": n.hands} for n in board.nights),
         "scoring": [s.value for s in board.systems],
         "rules": [{"preset": rs.rules, "description": describe_rules(rs.rules, rs.options), "hands": rs.hands}
                   for rs in board.rule_sets],
-        "players": [
+        "players": (
             {"rank": s.rank, "name": s.name,
              "points": s.points[0][1] if single else None,
              "points_by_scoring": {sys.value: p for sys, p in s.points},
              "hands_played": s.hands_played, "hands_won": s.hands_won, "games_won": s.games_won}
             for s in board.standings
-        ],
-        "games": [
+        ),
+        "games": (
             {"number": g.number, "scoring": g.scoring.value, "target": g.target, "agreed_hands": g.agreed_hands,
              "hands": g.hands, "over": g.over, "ended_by": g.ended_by or None,
              "winners": list(g.best) if g.over else [], "leaders": [] if g.over else list(g.best),
              "totals": dict(g.totals)}
             for g in board.games
-        ],
+        ),
     }
 
 
@@ -435,10 +436,14 @@ def _json_list(items: Iterable[object]) -> Iterator[str]:
 
 def _json_pieces(board: Scoreboard) -> Iterator[str]:
     """The JSON document piece by piece, one hand at a time (no dict of every hand is built)."""
-    members: list[tuple[str, object]] = list(_json_head(board).items())
     yield "{\n"
-    for key, value in members:
-        yield f"  {json_text(key)}: {json_text(value, level=1)},\n"
+    for key, value in _json_head(board).items():
+        yield f"  {json_text(key)}: "
+        if isinstance(value, Iterator):
+            yield from _json_list(value)
+        else:
+            yield json_text(value, level=1)
+        yield ",\n"
     yield '  "hands": '
     yield from _json_list(_json_hand(row) for row in board.rows)
     yield ",\n"
