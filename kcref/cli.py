@@ -357,8 +357,10 @@ def score(files: tuple[str, ...], by: str, fmt: str, globs: tuple[str, ...], cha
         raise click.UsageError("--ascii goes with --chart")
     inputs = _resolve(files, globs)
     result = score_inputs(inputs, by, fmt, chart, ascii_only, skip_invalid)
-    click.echo(result.out, nl=False)
-    click.echo(result.err, nl=False, err=True)
+    for chunk in result.out_chunks:
+        click.echo(chunk, nl=False)
+    for chunk in result.err_chunks:
+        click.echo(chunk, nl=False, err=True)
     sys.exit(result.status)
 
 

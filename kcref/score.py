@@ -2,16 +2,16 @@
 
 ``score_paths`` is the whole command as one function: it returns what to print and the exit
 status, so that the command line only parses arguments and prints. It streams: each hand is
-counted as soon as it is judged and no verdict is kept, so memory stays flat however long the
-logs (only ``--by hand`` and JSON keep a compact row per hand, as they list every hand). When
-files are refused for their errors, the first :data:`SHOWN_ERRORS` are printed and the rest
-counted.
+counted as soon as it is judged and no verdict is kept, and the rows of the views that list
+every hand (``--by hand``, JSON) go to a temporary file; the output is made as it is written
+(``ScoreResult.out_chunks``). So memory stays bounded however long the logs. When files are
+refused for their errors, the first :data:`SHOWN_ERRORS` are printed and the rest counted.
 """
 
 from __future__ import annotations
 
 import shlex
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import NamedTuple
 
 from .cells import terminal, terminal_diagnostic
@@ -31,12 +31,25 @@ them all)."""
 
 
 class ScoreResult(NamedTuple):
-    """What ``kcref score`` prints on standard output and standard error, and its exit status."""
+    """What ``kcref score`` prints on standard output and standard error, and its exit status.
 
-    out: str
-    err: str
+    The output is made as it is read: write ``out_chunks`` then ``err_chunks`` piece by piece
+    (each pass makes it anew); ``out`` and ``err`` join it all."""
+
+    out_chunks: Iterable[str]
+    err_chunks: Iterable[str]
     status: int
     board: Scoreboard | None = None
+
+    @property
+    def out(self) -> str:
+        """All of standard output."""
+        return "".join(self.out_chunks)
+
+    @property
+    def err(self) -> str:
+        """All of standard error."""
+        return "".join(self.err_chunks)
 
 
 def _plural(n: int, word: str) -> str:
@@ -79,7 +92,7 @@ class Refusals:
             err = "".join(self.unreadable)
             if self.unreadable_count > len(self.unreadable):
                 err += f"kcref score: {self.unreadable_count - len(self.unreadable)} more errors not shown.\n"
-            return ScoreResult("", err, EXIT_USAGE)
+            return ScoreResult((), (err,), EXIT_USAGE)
         if not self.count or skip_invalid:
             return None
         shown = "" if self.count == len(self.shown) else f"the first {len(self.shown)} are shown above; "
@@ -89,7 +102,7 @@ class Refusals:
         err += (f"kcref score: {_plural(self.count, 'error')} in {names}; {shown}"
                 f"'kcref check {command}' shows them with every warning and note. "
                 f"Fix them, or use --skip-invalid to score the other hands.\n")
-        return ScoreResult("", err, EXIT_ERRORS)
+        return ScoreResult((), (err,), EXIT_ERRORS)
 
 
 def _scored(board: Scoreboard, by: str, fmt: str, chart: bool, ascii_only: bool) -> ScoreResult:
@@ -149,9 +162,9 @@ def score_inputs(inputs: Inputs, by: str = "player", fmt: str = "simple", chart:
                  ascii_only: bool = False, skip_invalid: bool = False) -> ScoreResult:
     """``kcref score``: check every input in order (see :func:`kcref.inputs.resolve`), then score.
 
-    Verdicts are counted as they come and not kept; rows per hand are kept only where the
-    output lists every hand (``by="hand"``, JSON), running totals only for the chart. A path
-    that could not be read is refused with the others that cannot (status 2).
+    Verdicts are counted as they come and not kept; rows per hand are kept, in a temporary
+    file, only where the output lists every hand (``by="hand"``, JSON), running totals only for
+    the chart. A path that could not be read is refused with the others that cannot (status 2).
     """
     streamed = _Streamed(Tally(keep_rows=by == "hand" or fmt == "json", keep_running=chart), skip_invalid)
     for entry in inputs.entries:

@@ -8,23 +8,30 @@ table only (the notes go to standard error); JSON holds everything.
 Names, tag values, file names and messages are hostile: every cell and line goes through
 :mod:`kcref.cells` for the format that carries it (table cells are also clipped; CSV, TSV and
 JSON keep them whole).
+
+The output is made piece by piece as it is written (:class:`Chunks`), reading the rows of the
+hands back from where the scoreboard keeps them: CSV, TSV and JSON a row at a time, tables a
+few thousand rows at a time (:mod:`kcref.table_chunks`), so memory stays bounded however many
+hands are listed.
 """
 
 from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from typing import NamedTuple, overload
 
 from tabulate import tabulate, tabulate_formats
 
+from . import table_chunks
 from .cells import cell, json_text, prose, terminal
 from .clip import LIMIT, clip
 from .options import OPTION_TAGS, Options, Scoring, preset
 from .rules_doc import value_text
 from .scoring import UNITS, highest_wins
 from .standings import SCORED, HandRow, Scoreboard
+from .table_chunks import table_pieces
 
 VIEWS = ("player", "hand", "night")
 MACHINE_FORMATS = ("csv", "json")
@@ -35,18 +42,54 @@ DATA_ONLY = frozenset({"csv", "tsv"})
 Cell = str | int | None
 
 
-class Rendered(NamedTuple):
-    """What to print on standard output, and notes for standard error."""
+PIECE = 1 << 16
+"""About how many characters :class:`Chunks` hands on at a time."""
 
-    out: str
-    err: str = ""
+
+class Chunks:
+    """Text made piece by piece as it is read, anew on each pass (``str()`` joins it all).
+
+    ``make`` gives the pieces; they are handed on joined into pieces of about :data:`PIECE`
+    characters, so that whoever writes them does not write (and flush) each small one.
+    """
+
+    def __init__(self, make: Callable[[], Iterable[str]]) -> None:
+        self._make = make
+
+    def __iter__(self) -> Iterator[str]:
+        buffer: list[str] = []
+        size = 0
+        for piece in self._make():
+            buffer.append(piece)
+            size += len(piece)
+            if size >= PIECE:
+                yield "".join(buffer)
+                buffer, size = [], 0
+        if buffer:
+            yield "".join(buffer)
+
+    def __str__(self) -> str:
+        return "".join(self)
+
+    @classmethod
+    def of(cls, text: str) -> Chunks:
+        """Text already made."""
+        return cls(lambda: (text,))
+
+
+class Rendered(NamedTuple):
+    """What to print on standard output, and notes for standard error, as they are made."""
+
+    out: Chunks
+    err: Chunks = Chunks.of("")
 
 
 class Table(NamedTuple):
-    """A view as rows of cells under headers; ``None`` is an empty cell."""
+    """A view as rows of cells under headers; ``None`` is an empty cell. The rows may be read
+    back from a file as they are iterated (``hands_table``): iterate them, each pass reads anew."""
 
     headers: list[str]
-    rows: list[list[Cell]]
+    rows: Collection[list[Cell]]
     text_columns: tuple[int, ...] = ()
     """Columns of text: never read as numbers (a file named ``1e5`` stays ``1e5``)."""
 
@@ -114,30 +157,49 @@ def _note(board: Scoreboard, row: HandRow, text: Text) -> str:
     return ""
 
 
+class _HandCells(Collection[list[Cell]]):
+    """The cells of ``hands_table``, made from the rows as they are read back, on each pass."""
+
+    def __init__(self, board: Scoreboard, text: Text) -> None:
+        self.board = board
+        self.text = text
+
+    def __len__(self) -> int:
+        return len(self.board.rows)
+
+    def __contains__(self, item: object) -> bool:
+        return any(row == item for row in self)
+
+    def __iter__(self) -> Iterator[list[Cell]]:
+        board, text = self.board, self.text
+        names = board.players
+        mixed = len(board.systems) > 1
+        last: dict[tuple[Scoring, str], int] = {}
+        for row in board.rows:
+            scores: dict[str, int] = {}
+            if row.scores is not None and row.totals is not None:
+                scores = dict(zip(row.players, row.scores))
+                last.update({(row.scoring, n): t for n, t in zip(row.players, row.totals)})
+            winner = text(row.winner) if row.winner is not None else None
+            if winner is None and row.blocked and row.status == SCORED:
+                winner = "blocked"
+            totals = [last.get((row.scoring, n)) if row.status == SCORED else None for n in names]
+            yield [text.path(row.path), _hand_cell(row), row.game, *([row.scoring.value] if mixed else []), winner,
+                   *(scores.get(n) for n in names), *totals, text.whole(_note(board, row, text))]
+
+
 def hands_table(board: Scoreboard, fmt: str = "simple") -> Table:
     """One row per hand: night, hand, game, winner, each player's score, the running totals that
-    the standings add up, and a note (a game over, with its totals; why a hand is not scored)."""
+    the standings add up, and a note (a game over, with its totals; why a hand is not scored).
+
+    The rows are made as they are iterated, from the board's rows read back (none is kept)."""
     text = Text(fmt)
-    names = board.players
     mixed = len(board.systems) > 1
-    shown = [text(n) for n in names]
+    shown = [text(n) for n in board.players]
     headers = ["night", "hand", "game", *(["scoring"] if mixed else []), "winner", *shown,
                *(f"{n} total" for n in shown), "note"]
-    last: dict[tuple[Scoring, str], int] = {}
-    rows: list[list[Cell]] = []
-    for row in board.rows:
-        scores: dict[str, int] = {}
-        if row.scores is not None and row.totals is not None:
-            scores = dict(zip(row.players, row.scores))
-            last.update({(row.scoring, n): t for n, t in zip(row.players, row.totals)})
-        winner = text(row.winner) if row.winner is not None else None
-        if winner is None and row.blocked and row.status == SCORED:
-            winner = "blocked"
-        totals = [last.get((row.scoring, n)) if row.status == SCORED else None for n in names]
-        rows.append([text.path(row.path), _hand_cell(row), row.game, *([row.scoring.value] if mixed else []), winner,
-                     *(scores.get(n) for n in names), *totals, text.whole(_note(board, row, text))])
     first = 4 if mixed else 3
-    return Table(headers, rows, (0, first, len(headers) - 1))
+    return Table(headers, _HandCells(board, text), (0, first, len(headers) - 1))
 
 
 def nights_table(board: Scoreboard, fmt: str = "simple") -> Table:
@@ -178,7 +240,7 @@ def _plural(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
 
 
-def _prose(lines: Sequence[str], fmt: str) -> str:
+def _prose(lines: Iterable[str], fmt: str) -> str:
     """Lines of text in a form that suits the table format around them."""
     if fmt in ("html", "unsafehtml"):
         return "".join(f"<p>{prose(line, fmt)}</p>\n" for line in lines)
@@ -187,33 +249,61 @@ def _prose(lines: Sequence[str], fmt: str) -> str:
     return "".join(f"{prose(line, fmt)}\n" for line in lines)
 
 
-def _csv(table: Table, delimiter: str = ",") -> str:
+def _csv(table: Table, delimiter: str = ",") -> Iterator[str]:
+    """The table as CSV (or TSV), a row at a time."""
     buf = io.StringIO()
     writer = csv.writer(buf, delimiter=delimiter, lineterminator="\n")
     writer.writerow(table.headers)
-    writer.writerows([["" if c is None else c for c in row] for row in table.rows])
-    return buf.getvalue()
+    for row in table.rows:
+        writer.writerow(["" if c is None else c for c in row])
+        yield buf.getvalue()
+        buf.seek(0)
+        buf.truncate()
+    yield buf.getvalue()
 
 
-def render(board: Scoreboard, by: str = "player", fmt: str = "simple", chart: str = "") -> Rendered:
+def _table_text(table: Table, fmt: str, chunk_rows: int) -> Iterator[str]:
+    """The table drawn by tabulate, in pieces (a few thousand rows at a time when it is long)."""
+    if not table.rows:
+        yield tabulate([], table.headers, tablefmt=fmt, missingval="", disable_numparse=False)
+        return
+    yield from table_pieces(table.rows, table.headers, fmt, table.text_columns, chunk_rows)
+
+
+def _around(board: Scoreboard, table: Table, fmt: str, chart: str, chunk_rows: int) -> Iterator[str]:
+    """A table format: the header lines, the table, the chart, the leader line and the notes."""
+    yield _prose(header_lines(board), fmt)
+    yield "\n"
+    yield from _table_text(table, fmt, chunk_rows)
+    yield "\n\n"
+    if chart:
+        yield _prose(chart.splitlines(), fmt)
+        yield "\n"
+    yield _prose([leader_line(board)], fmt)
+    for note in board.note_lines():
+        yield _prose([note], fmt)
+
+
+def render(board: Scoreboard, by: str = "player", fmt: str = "simple", chart: str = "",
+           chunk_rows: int | None = None) -> Rendered:
     """The whole output of ``kcref score`` for a view (``VIEWS``) and a format (``FORMATS``);
     ``chart`` (already drawn) goes under the table in table formats. The board must keep every
-    row for the hand-by-hand view and JSON (``Scoreboard.complete``)."""
+    row for the hand-by-hand view and JSON (``Scoreboard.complete``).
+
+    The text is made as it is read (:class:`Chunks`); ``chunk_rows``: how many rows a long table
+    draws at a time (the text is the same whatever it is; by default
+    :data:`kcref.table_chunks.CHUNK_ROWS`)."""
     if (fmt == "json" or by == "hand") and not board.complete:
         raise ValueError("this view lists every hand: build the scoreboard keeping every row")
     if fmt == "json":
-        return Rendered(json_document(board))
+        return Rendered(Chunks(lambda: _json_pieces(board)))
     table = TABLES[by](board, fmt)
     if fmt in DATA_ONLY:
-        body = _csv(table, "," if fmt == "csv" else "\t")
-        return Rendered(body, "".join(f"{terminal(line)}\n" for line in board.notes()))
-    text = tabulate(table.rows, table.headers, tablefmt=fmt, missingval="",
-                    disable_numparse=list(table.text_columns) if table.rows else False)
-    parts = [_prose(header_lines(board), fmt), "\n", text, "\n\n"]
-    if chart:
-        parts += [_prose(chart.splitlines(), fmt), "\n"]
-    parts.append(_prose([leader_line(board), *board.notes()], fmt))
-    return Rendered("".join(parts))
+        delimiter = "," if fmt == "csv" else "\t"
+        return Rendered(Chunks(lambda: _csv(table, delimiter)),
+                        Chunks(lambda: (f"{terminal(line)}\n" for line in board.note_lines())))
+    rows_at_a_time = chunk_rows or table_chunks.CHUNK_ROWS
+    return Rendered(Chunks(lambda: _around(board, table, fmt, chart, rows_at_a_time)))
 
 
 # --- words: the rules in force, the leader ------------------------------------------------------
@@ -300,27 +390,28 @@ def leader_line(board: Scoreboard) -> str:
 
 
 def _json_head(board: Scoreboard) -> dict[str, object]:
-    """Everything but the hands, the leader and the notes."""
+    """Everything but the hands, the leader and the notes; the lists that grow with the logs
+    (files, players, games) as iterators, written item by item."""
     single = len(board.systems) == 1
     return {
-        "files": [{"path": n.path, "date": n.date, "event": n.event, "hands": n.hands} for n in board.nights],
+        "files": ({"path": n.path, "date": n.date, "event": n.event, "hands": n.hands} for n in board.nights),
         "scoring": [s.value for s in board.systems],
         "rules": [{"preset": rs.rules, "description": describe_rules(rs.rules, rs.options), "hands": rs.hands}
                   for rs in board.rule_sets],
-        "players": [
+        "players": (
             {"rank": s.rank, "name": s.name,
              "points": s.points[0][1] if single else None,
              "points_by_scoring": {sys.value: p for sys, p in s.points},
              "hands_played": s.hands_played, "hands_won": s.hands_won, "games_won": s.games_won}
             for s in board.standings
-        ],
-        "games": [
+        ),
+        "games": (
             {"number": g.number, "scoring": g.scoring.value, "target": g.target, "agreed_hands": g.agreed_hands,
              "hands": g.hands, "over": g.over, "ended_by": g.ended_by or None,
              "winners": list(g.best) if g.over else [], "leaders": [] if g.over else list(g.best),
              "totals": dict(g.totals)}
             for g in board.games
-        ],
+        ),
     }
 
 
@@ -333,23 +424,33 @@ def _json_hand(r: HandRow) -> dict[str, object]:
             "game_totals": dict(zip(r.players, r.game_totals)) if r.game_totals is not None else None}
 
 
+def _json_list(items: Iterable[object]) -> Iterator[str]:
+    """A list, member of the top object, item by item: what ``json_text(list(items), level=1)``
+    gives, without the list."""
+    first = True
+    for item in items:
+        yield ("[\n    " if first else ",\n    ") + json_text(item, level=2)
+        first = False
+    yield "[]" if first else "\n  ]"
+
+
 def _json_pieces(board: Scoreboard) -> Iterator[str]:
     """The JSON document piece by piece, one hand at a time (no dict of every hand is built)."""
-    members: list[tuple[str, object]] = list(_json_head(board).items())
     yield "{\n"
-    for key, value in members:
-        yield f"  {json_text(key)}: {json_text(value, level=1)},\n"
-    if board.rows:
-        yield '  "hands": [\n'
-        last = len(board.rows) - 1
-        for i, row in enumerate(board.rows):
-            yield "    " + json_text(_json_hand(row), level=2) + (",\n" if i < last else "\n")
-        yield "  ],\n"
-    else:
-        yield '  "hands": [],\n'
+    for key, value in _json_head(board).items():
+        yield f"  {json_text(key)}: "
+        if isinstance(value, Iterator):
+            yield from _json_list(value)
+        else:
+            yield json_text(value, level=1)
+        yield ",\n"
+    yield '  "hands": '
+    yield from _json_list(_json_hand(row) for row in board.rows)
+    yield ",\n"
     yield f'  "leader": {json_text(leader_line(board))},\n'
-    yield f'  "notes": {json_text(board.notes(), level=1)}\n'
-    yield "}\n"
+    yield '  "notes": '
+    yield from _json_list(board.note_lines())
+    yield "\n}\n"
 
 
 def json_document(board: Scoreboard) -> str:

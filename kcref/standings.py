@@ -23,24 +23,27 @@ stacks a game in which nobody won a hand has no winner. Points in the standings 
 over all scored hands, per scoring system.
 
 The scoreboard is built hand by hand (:class:`Tally`): `kcref score` hands it each verdict as it
-is judged and keeps no verdict, so memory stays flat however long the logs; only the views that
-list every hand (``--by hand``, JSON) keep one compact row per hand.
+is judged and keeps no verdict, so memory stays flat however long the logs. The rows of the hands
+(every hand for the views that list them, ``--by hand`` and JSON; else only those left out or not
+scored, for the notes) go to a temporary file (:class:`HandRows`), read back as the output is
+written.
 """
 
 from __future__ import annotations
 
 import bisect
 from array import array
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import NamedTuple, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 from .check import FileReport
 from .diagnostics import Diagnostic
 from .events import Tag
 from .options import Options, Scoring
 from .scoring import hand_score, highest_wins
+from .spool import Record, Spool
 from .verdict import HandVerdict
 
 TAINTING = frozenset({"KC105", "KC201", "KC202", "KC203", "KC204", "KC206"})
@@ -109,6 +112,80 @@ class HandRow(NamedTuple):
     def label(self) -> str:
         """``night.log:12 hand 3``: where the hand starts, and its number (or position)."""
         return f"{self.path}:{self.line} hand {self.number if self.number is not None else self.index}"
+
+
+class HandRows(Collection[HandRow]):
+    """Hand rows kept in a temporary file (:class:`kcref.spool.Spool`), not in memory; read back
+    in order as often as needed.
+
+    The values that recur every hand (paths, players, rules, options) are written as numbers
+    into a table kept in memory. A row's ``game_over`` is set after it is written (a game can
+    end with a later hand, a change of system or the night): :meth:`end_game` records it.
+    """
+
+    def __init__(self, batch: int | None = None) -> None:
+        self._spool = Spool(batch)
+        self._objects: list[object] = []
+        self._ids: dict[object, int] = {}
+        self._ends = array("q")
+        """The positions of the rows that ended their game, ascending."""
+
+    def _id(self, value: object) -> int:
+        found = self._ids.get(value)
+        if found is None:
+            found = self._ids[value] = len(self._objects)
+            self._objects.append(value)
+        return found
+
+    def append(self, row: HandRow) -> int:
+        """Write a row at the end; its position."""
+        self._spool.append((row.night, self._id(row.path), row.index, row.number, row.line, self._id(row.players),
+                            self._id(row.rules), self._id(row.options), row.winner, row.blocked, row.status,
+                            row.reason, row.scores, row.totals, row.game_totals, row.game, row.game_over))
+        return len(self._spool) - 1
+
+    def end_game(self, position: int) -> None:
+        """The row at ``position`` (the latest to end a game so far) ended its game."""
+        self._ends.append(position)
+
+    def _row(self, record: Record, over: bool) -> HandRow:
+        r: Any = record  # the values written by append, in its order
+        objects: Any = self._objects
+        return HandRow(r[0], objects[r[1]], r[2], r[3], r[4], objects[r[5]], objects[r[6]], objects[r[7]], r[8],
+                       r[9], r[10], r[11], r[12], r[13], r[14], r[15], over or r[16])
+
+    def __iter__(self) -> Iterator[HandRow]:
+        ends, e = self._ends, 0
+        for position, record in enumerate(self._spool):
+            over = e < len(ends) and ends[e] == position
+            e += over
+            yield self._row(record, over)
+
+    def __len__(self) -> int:
+        return len(self._spool)
+
+    @property
+    def in_memory(self) -> int:
+        """How many rows are held in memory (the others are in the file)."""
+        return self._spool.in_memory
+
+    @property
+    def on_disk(self) -> bool:
+        """Some rows were written to the file."""
+        return self._spool.on_disk
+
+    def __contains__(self, item: object) -> bool:
+        return any(row == item for row in self)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, HandRows):
+            return NotImplemented
+        return len(self) == len(other) and all(a == b for a, b in zip(self, other))
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"HandRows({len(self)} rows)"
 
 
 class Game(NamedTuple):
@@ -186,8 +263,9 @@ class Scoreboard:
     """Everything ``kcref score`` reports."""
 
     nights: tuple[Night, ...]
-    rows: tuple[HandRow, ...]
-    """Every hand when ``complete``; else only the hands left out or not scored."""
+    rows: Collection[HandRow]
+    """Every hand when ``complete``; else only the hands left out or not scored (in a temporary
+    file when built by :class:`Tally`: iterate them, each pass reads them back)."""
     games: tuple[Game, ...]
     standings: tuple[Standing, ...]
     systems: tuple[Scoring, ...]
@@ -215,10 +293,15 @@ class Scoreboard:
 
     def notes(self) -> list[str]:
         """One line per hand left out or not scored, and per error ignored."""
-        lines = [f"{row.status}: {row.label}: {row.reason}" for row in self.rows if row.status != SCORED]
-        lines += [f"ignored: {d.path}:{d.line}:{d.column}: error {d.code} {d.message} (outside every hand)"
-                  for d in self.ignored]
-        return lines
+        return list(self.note_lines())
+
+    def note_lines(self) -> Iterator[str]:
+        """:meth:`notes` one by one (the rows are read back as they are needed)."""
+        for row in self.rows:
+            if row.status != SCORED:
+                yield f"{row.status}: {row.label}: {row.reason}"
+        for d in self.ignored:
+            yield f"ignored: {d.path}:{d.line}:{d.column}: error {d.code} {d.message} (outside every hand)"
 
 
 # --- classifying hands ------------------------------------------------------------------------
@@ -338,7 +421,7 @@ class _GameSoFar:
     last_night: int = 0
     """The file of the game's latest hand."""
     last_row: int | None = None
-    """The index of the game's latest hand in the rows kept, if they are kept."""
+    """The position of the game's latest hand in the rows kept, if they are kept."""
 
     def add(self, players: Sequence[str], scores: Sequence[int], winner: str | None, options: Options) -> None:
         self.options = options
@@ -396,15 +479,16 @@ class Tally:
     as each hand comes, and no verdict is kept.
 
     ``keep_rows`` keeps a compact row for every hand (the hand-by-hand view and JSON need them;
-    the rows of hands left out or not scored are always kept, for the notes); ``keep_running``
-    keeps each player's running total hand by hand (for the chart).
+    the rows of hands left out or not scored are always kept, for the notes), in a temporary file
+    (:class:`HandRows`); ``keep_running`` keeps each player's running total hand by hand (for the
+    chart). ``batch``: rows per batch of the file (tests make it small).
     """
 
-    def __init__(self, keep_rows: bool = True, keep_running: bool = True) -> None:
+    def __init__(self, keep_rows: bool = True, keep_running: bool = True, batch: int | None = None) -> None:
         self.keep_rows = keep_rows
         self.keep_running = keep_running
         self.nights: list[tuple[str, str | None, str | None, int]] = []
-        self.rows: list[HandRow] = []
+        self.rows = HandRows(batch)
         self.games: list[Game] = []
         self.ignored: list[Diagnostic] = []
         self.hand_count = 0
@@ -464,9 +548,9 @@ class Tally:
             sums[scoring, name] = sums.get((scoring, name), 0) + pts
         totals = tuple(self._running[scoring, name] for name in players)
         if self.keep_rows:
-            self.rows.append(row._replace(scores=scores, game=current.number, totals=totals,
-                                          game_totals=tuple(current.totals[name] for name in players)))
-            current.last_row = len(self.rows) - 1
+            current.last_row = self.rows.append(row._replace(
+                scores=scores, game=current.number, totals=totals,
+                game_totals=tuple(current.totals[name] for name in players)))
         if self.keep_running:
             self._series.setdefault(scoring, _Series()).add(players, totals)
         ended = current.end()
@@ -485,7 +569,7 @@ class Tally:
             self._games_won[name] = self._games_won.get(name, 0) + 1
         self._night_over[game.last_night] += 1
         if game.last_row is not None:
-            self.rows[game.last_row] = self.rows[game.last_row]._replace(game_over=True)
+            self.rows.end_game(game.last_row)
         if game.scoring in self._series:
             self._series[game.scoring].ends[-1] = 1
 
@@ -523,7 +607,7 @@ class Tally:
         rule_sets = tuple(RuleSet(rules, opts, k) for (rules, opts), k in self._rule_sets.items())
         running = tuple(RunningTotals(s, dict(self._series[s].series), bytes(self._series[s].ends))
                         for s in systems if s in self._series)
-        return Scoreboard(nights, tuple(self.rows), tuple(self.games), self._standings(systems), systems,
+        return Scoreboard(nights, self.rows, tuple(self.games), self._standings(systems), systems,
                           rule_sets, tuple(self.ignored), tuple(self._players), self.hand_count, self.scored_count,
                           self.keep_rows, running)
 

@@ -4,6 +4,7 @@ path (``scoreboard`` on reports that keep every verdict and diagnostic)."""
 
 from __future__ import annotations
 
+import json
 import random
 from pathlib import Path
 
@@ -11,11 +12,15 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from kcref import spool, table_chunks
+from kcref.cells import json_text
+from kcref.chart import chart as draw_chart
 from kcref.check import check_file
 from kcref.diagnostics import Diagnostic
 from kcref.options import Scoring, preset, with_scoring
 from kcref.score import EXIT_OK, score_paths, score_reports
-from kcref.standings import SCORED, HandSorter, Tally
+from kcref.score_output import FORMATS, VIEWS, render
+from kcref.standings import SCORED, HandRows, HandSorter, Tally
 from tests.engine.bot import game_log
 
 SETTINGS = settings(max_examples=40, deadline=None, database=None,
@@ -40,6 +45,19 @@ def corrupt(text: str, rng: random.Random, edits: int) -> str:
         else:
             lines.insert(at, rng.choice(JUNK))
     return "\n".join(lines)
+
+
+def night_logs(folder: Path, rng: random.Random, files: int, edits: int, scoring: Scoring,
+               hands: tuple[int, int] = (1, 5)) -> list[str]:
+    """A few random nights (some lines corrupted), their paths."""
+    paths = []
+    for i in range(files):
+        options = with_scoring(preset(rng.choice(["classic", "commercial", "family"])), scoring)
+        text = corrupt(game_log(rng, options, rng.randint(2, 4), rng.randint(*hands)), rng, edits)
+        path = folder / f"night{i}.log"
+        path.write_text(text, encoding="utf-8")
+        paths.append(str(path))
+    return paths
 
 
 def outputs(paths: list[str], reports_too: bool) -> list[tuple[int, str, str]]:
@@ -117,5 +135,79 @@ def test_the_sorter_keeps_only_the_first_error_of_a_hand(tmp_path: Path) -> None
     tally.end_night(report.path, report.tags, report.hand_count, sorter.ignored())
     board = tally.finish()
     assert peak == 1 and report.errors == 500
-    assert [r.status for r in board.rows] == [SCORED, "left out"]
-    assert board.rows[1].reason.startswith("error KC1") and f" at line {first_junk}:" in board.rows[1].reason
+    rows = list(board.rows)
+    assert [r.status for r in rows] == [SCORED, "left out"]
+    assert rows[1].reason.startswith("error KC1") and f" at line {first_junk}:" in rows[1].reason
+
+
+@settings(max_examples=15, deadline=None, database=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(seed=st.integers(0, 2**32), files=st.integers(1, 3), edits=st.integers(0, 3),
+       scoring=st.sampled_from([*Scoring, None]))
+def test_rows_read_back_in_chunks_give_the_output_of_rows_in_memory(
+        tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch, seed: int, files: int,
+        edits: int, scoring: Scoring | None) -> None:
+    """Every view in every format (and the chart): the rows spooled to a file in small batches and
+    the tables drawn a few rows at a time give what tabulate draws of every row at once."""
+    rng = random.Random(seed)
+    folder = tmp_path_factory.mktemp("chunks")
+    if scoring is None:  # several systems: the hand view has a scoring column
+        paths = []
+        for system in rng.sample(list(Scoring), 2):
+            (folder / system.value).mkdir()
+            paths += night_logs(folder / system.value, rng, 1, edits, system, (3, 9))
+    else:
+        paths = night_logs(folder, rng, files, edits, scoring, (3, 9))
+    whole = score_paths(paths, "hand", "json", chart=True, skip_invalid=True).board
+    monkeypatch.setattr(spool, "BATCH", 2)
+    spooled = score_paths(paths, "hand", "json", chart=True, skip_invalid=True).board
+    assert whole is not None and spooled is not None and isinstance(spooled.rows, HandRows)
+    assert spooled.rows.on_disk == (len(spooled.rows) >= 2)
+    chart = draw_chart(whole)
+    chunk_rows = rng.randint(1, 3)
+    for by in VIEWS:
+        for fmt in FORMATS:
+            drawn = "" if fmt in ("csv", "tsv", "json") else chart
+            streamed, kept = render(spooled, by, fmt, drawn, chunk_rows), render(whole, by, fmt, drawn, 10**9)
+            assert (str(streamed.out), str(streamed.err)) == (str(kept.out), str(kept.err)), (by, fmt)
+
+
+def test_json_written_piece_by_piece_is_the_document_dumped_whole(tmp_path: Path) -> None:
+    paths = night_logs(tmp_path, random.Random(3), 2, 2, Scoring.PENALTY, (2, 6))
+    for by in ("hand", "player"):
+        out = score_paths(paths, by, "json", skip_invalid=True).out
+        assert json_text(json.loads(out)) + "\n" == out
+    empty = tmp_path / "empty.log"
+    empty.write_text('[Players "Ann, Bob"]\n', encoding="utf-8")
+    out = score_paths([str(empty)], "hand", "json").out
+    assert json_text(json.loads(out)) + "\n" == out and json.loads(out)["hands"] == []
+
+
+def test_the_rows_of_every_hand_are_in_a_file_not_in_memory(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Listing every hand keeps no row per hand in memory: the rows go to a temporary file a
+    batch at a time, and the output is made as it is written."""
+    monkeypatch.setattr(spool, "BATCH", 4)
+    log = tmp_path / "night.log"
+    log.write_text(game_log(random.Random(8), with_scoring(preset("classic"), Scoring.PENALTY), 3, 30),
+                   encoding="utf-8")
+    for by, fmt in [("hand", "simple"), ("hand", "csv"), ("player", "json"), ("hand", "grid")]:
+        result = score_paths([str(log)], by, fmt)
+        board = result.board
+        assert result.status == EXIT_OK and board is not None and board.complete
+        assert isinstance(board.rows, HandRows) and len(board.rows) == 30
+        assert board.rows.in_memory < 4
+        assert not isinstance(result.out_chunks, (str, list, tuple))
+        assert [r.index for r in board.rows] == list(range(1, 31))
+    monkeypatch.setattr(table_chunks, "CHUNK_ROWS", 7)
+    monkeypatch.setattr(spool, "BATCH", 1000)
+    drawn = []
+    real = table_chunks.tabulate
+
+    def counting(rows: list[object], *args: object, **kwargs: object) -> str:
+        drawn.append(len(rows))
+        return real(rows, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(table_chunks, "tabulate", counting)
+    result = score_paths([str(log)], "hand", "simple")
+    assert result.out.count("\n") > 30
+    assert drawn and max(drawn) < 30 // 2  # never every row at once
