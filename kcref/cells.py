@@ -9,44 +9,25 @@ and clipped; each markup format then gets its own escaping (HTML, LaTeX, wiki an
 from __future__ import annotations
 
 import html
-import json
 from collections.abc import Callable, Mapping
 
 from tabulate import LATEX_ESCAPE_RULES
 
 from .clip import ELLIPSIS, LIMIT, clip
-from .diagnostics import Diagnostic, printable
-
-REPLACEMENT = "\ufffd"
-BIDI = (0x061C, 0x200E, 0x200F, *range(0x202A, 0x202F), *range(0x2066, 0x206A))
-"""Bidirectional controls: they can reorder what a terminal or a browser shows (Trojan Source)."""
-SURROGATES = range(0xD800, 0xE000)
-"""Lone surrogates: an undecodable byte of a file name (``surrogateescape``) cannot be printed."""
-_UNSEEN = {c: REPLACEMENT for c in (*BIDI, *SURROGATES)}
-# What JSON prints raw with ensure_ascii=False but must not reach a terminal: written as \uXXXX.
-_JSON_UNSEEN = {c: f"\\u{c:04x}" for c in (0x7F, *range(0x80, 0xA0), *BIDI, *SURROGATES)}
-
+from .diagnostics import Diagnostic, defang, printable
 
 def terminal(text: str) -> str:
-    """``text`` with every control character but tab, every bidi control and every lone
-    surrogate replaced by U+FFFD (one character each, so columns still line up)."""
-    return printable(text).translate(_UNSEEN)
-
-
-def no_command(text: str) -> str:
-    """``text`` that may start a line, with a leading ``::`` split (``: :``): a CI runner must never
-    read it as a workflow command (``::error::…``)."""
-    stripped = text.lstrip()
-    if not stripped.startswith("::"):
-        return text
-    return text[: len(text) - len(stripped)] + ": :" + stripped[2:]
+    """``text`` safe in plain output: :func:`~kcref.diagnostics.printable` (controls, bidi and
+    format characters, lone surrogates become U+FFFD, one for one) and
+    :func:`~kcref.diagnostics.defang`-ed (no CI system reads it as a command)."""
+    return defang(printable(text))
 
 
 def terminal_diagnostic(d: Diagnostic) -> Diagnostic:
     """A diagnostic whose path, message and source line print safely (``format_text`` handles
     control characters; this also covers bidi controls and lone surrogates, and a path that
     starts a line is no workflow command)."""
-    return d._replace(path=no_command(terminal(d.path)), message=terminal(d.message), source=terminal(d.source))
+    return d._replace(path=(terminal(d.path)), message=terminal(d.message), source=terminal(d.source))
 
 
 def clip_path(path: str, limit: int = LIMIT) -> str:
@@ -54,17 +35,6 @@ def clip_path(path: str, limit: int = LIMIT) -> str:
     if len(path) <= limit:
         return path
     return ELLIPSIS + path[len(path) - max(limit - 1, 0):]
-
-
-def json_text(value: object, indent: int | None = 2, level: int = 0) -> str:
-    """``value`` as JSON (UTF-8 text kept as it is) in which nothing unprintable stays raw:
-    C1 controls, bidi controls and lone surrogates are written as ``\\uXXXX`` escapes.
-
-    ``level`` indents every line but the first by that many levels, for a value nested in a
-    larger document written piece by piece.
-    """
-    text = json.dumps(value, ensure_ascii=False, indent=indent).translate(_JSON_UNSEEN)
-    return text.replace("\n", "\n" + " " * (indent or 0) * level) if level else text
 
 
 def _latex(text: str) -> str:
@@ -102,15 +72,17 @@ PROSE_MARKUP: Mapping[str, Callable[[str], str]] = {
     "html": html.escape,
     "unsafehtml": html.escape,
     "mediawiki": _wiki,
+    **{f: _latex for f in ("latex", "latex_raw", "latex_booktabs", "latex_longtable")},
 }
-"""Escaping of the lines of text around a table, per format."""
+"""Escaping of the lines of text around a table, per format (LaTeX's are comments, escaped all
+the same: a file name holding a newline must not end the comment)."""
 
 
 def cell(text: str, fmt: str, limit: int | None = LIMIT, path: bool = False) -> str:
     """A table cell: terminal-safe, on one line (a tab is a space), clipped (from the start for
     a path), and escaped for ``fmt`` where tabulate does not escape it. A cell may start a line:
-    a leading ``::`` is split (``: :``), so that a CI runner never reads it as a workflow command."""
-    safe = no_command(terminal(text).replace("\t", " "))
+    a leading ``:`` is defanged (see :func:`terminal`), so that no CI runner reads a command."""
+    safe = terminal(text).replace("\t", " ")
     if limit is not None:
         safe = clip_path(safe, limit) if path else clip(safe, limit)
     escape = MARKUP.get(fmt)

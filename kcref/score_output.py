@@ -25,8 +25,9 @@ from typing import NamedTuple, overload
 from tabulate import tabulate, tabulate_formats
 
 from . import table_chunks
-from .cells import cell, json_text, prose, terminal
+from .cells import cell, prose, terminal
 from .clip import LIMIT, clip
+from .diagnostics import json_text
 from .options import OPTION_TAGS, Options, Scoring, preset
 from .rules_doc import value_text
 from .scoring import UNITS, highest_wins

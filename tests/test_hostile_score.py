@@ -112,7 +112,8 @@ def assert_safe(result: ScoreResult, by: str, fmt: str, paths: list[str], tags: 
     out = result.out
     if fmt == "json":
         doc = json.loads(out)
-        assert [f["path"] for f in doc["files"]] == paths
+        # A lone surrogate (an undecodable byte of a file name) has no UTF-8 form: JSON shows U+FFFD.
+        assert [f["path"] for f in doc["files"]] == [re.sub("[\ud800-\udfff]", "\ufffd", p) for p in paths]
         event = next((v for k, v in tags if k == "Event"), None)
         assert all(f["event"] == event for f in doc["files"])
         return
@@ -254,7 +255,7 @@ def test_undecodable_file_names_do_not_crash(tmp_path: Path, args: list[str]) ->
         assert not FORBIDDEN.search(out) and not FORBIDDEN.search(err)
         if "--format" in args and "json" in args:
             if status == EXIT_OK:
-                assert json.loads(out)["files"][0]["path"] == os.fsdecode(good)
+                assert json.loads(out)["files"][0]["path"] == re.sub("[\ud800-\udfff]", "\ufffd", os.fsdecode(good))
 
 
 def test_refused_files_name_only_their_first_errors(tmp_path: Path) -> None:

@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from kcref import spool, table_chunks
-from kcref.cells import json_text
+from kcref.diagnostics import json_text
 from kcref.chart import chart as draw_chart
 from kcref.check import check_file
 from kcref.diagnostics import Diagnostic
