@@ -35,6 +35,10 @@ COMMANDS: list[tuple[str, list[str]]] = [
     ("score", ["score", "FILE"]),
     ("score --by night", ["score", "--by", "night", "FILE"]),
     ("score --by hand", ["score", "--by", "hand", "FILE"]),
+    ("score --by hand github", ["score", "--by", "hand", "--format", "github", "FILE"]),
+    ("score --by hand grid", ["score", "--by", "hand", "--format", "grid", "FILE"]),
+    ("score --by hand csv", ["score", "--by", "hand", "--format", "csv", "FILE"]),
+    ("score --by hand --chart", ["score", "--by", "hand", "--chart", "FILE"]),
     ("score --format json", ["score", "--format", "json", "FILE"]),
     ("score --chart", ["score", "--chart", "FILE"]),
     ("fmt --check", ["fmt", "--check", "FILE"]),
@@ -106,14 +110,14 @@ def main(argv: list[str] | None = None) -> int:
         size = log.stat().st_size / 1e6
         print(f"log: {size:.0f} MB ({copies} copies of a 2,000-hand commercial log), built in "
               f"{time.perf_counter() - t:.0f} s; target: peak RSS < {args.target:g} MB\n")
-        print(f"{'command':<22} {'peak RSS':>9} {'time':>8} {'exit':>4}  target")
+        print(f"{'command':<24} {'peak RSS':>9} {'time':>8} {'exit':>4}  target")
         for name, cmd in COMMANDS:
             if args.only and not any(name.startswith(o) for o in args.only):
                 continue
             mb, seconds, status, err = measure(cmd, log)
             met = mb < args.target and status in (0, 1)
             ok &= met
-            print(f"{name:<22} {mb:>6.0f} MB {seconds:>6.1f} s {status:>4}  "
+            print(f"{name:<24} {mb:>6.0f} MB {seconds:>6.1f} s {status:>4}  "
                   f"{'met' if met else 'MISSED'} (< {args.target:g} MB)", flush=True)
             if status not in (0, 1) and err:
                 print("    " + err.splitlines()[-1][:200])
