@@ -58,11 +58,11 @@ def check(files: tuple[str, ...], fmt: str | None, globs: tuple[str, ...], jobs:
     import os
 
     from .check import FileReport, check_file
-    from .inputs import DEFAULT_GLOBS, Found, Problem, check_inputs, display_name, problem_report
+    from .inputs import Found, Problem, check_inputs, display_name, problem_report
     from .output import PRINTERS
 
     fmt = fmt or ("github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text")
-    inputs = _resolve(files, globs or DEFAULT_GLOBS)
+    inputs = _resolve(files, globs)
     out = sys.stdout
     printer = PRINTERS[fmt](out, show_source=not no_source, quiet=quiet, strict=strict)
     reports: list[FileReport] = []

@@ -37,6 +37,7 @@ from .events import Event
 from .hands import UNREADABLE
 from .inputs import STDIN, display_name, open_input
 from .reader import Item, read_stream
+from .textlines import regular_size
 from .writer import DEFAULT_STYLE, Style, write_lines
 
 Emit = Callable[[Diagnostic], None]
@@ -162,13 +163,6 @@ def _same_content(a: BinaryIO, b: BinaryIO) -> bool:
             return True
 
 
-def _is_regular(stream: BinaryIO) -> bool:
-    try:
-        return stat.S_ISREG(os.fstat(stream.fileno()).st_mode)
-    except (OSError, ValueError, io.UnsupportedOperation):
-        return False
-
-
 def format_file(path: str, mode: Mode = Mode.PRINT, style: Style = DEFAULT_STYLE, *, on_error: Emit,
                 out: BinaryIO | None = None, stdin: BinaryIO | None = None) -> Outcome:
     """Format the log at ``path`` (``-`` reads ``stdin``, by default standard input).
@@ -210,7 +204,7 @@ def _print(stream: BinaryIO, name: str, style: Style, on_error: Emit, out: Binar
 def _check(stream: BinaryIO, path: str, style: Style, on_error: Emit) -> Outcome:
     run = _Run(on_error)
     name = display_name(path)
-    if path != STDIN and _is_regular(stream):
+    if path != STDIN and regular_size(stream) is not None:
         with open(path, "rb") as original:
             compare = _Compare(original)
             for chunk in run.chunks(read_stream(stream, name, trivia=True), style):

@@ -19,6 +19,7 @@ import pyparsing as pp
 from . import grammar
 from .cards import Card, Pile, parse_card, parse_pile
 from .diagnostics import Diagnostic, diagnostic
+from .discover import cannot_read
 from .events import (
     PASS, Action, Assertion, Blank, Blocked, Claim, Comment, Deal, Draw, Event, HandStart, Layout,
     MovePile, PlayCard, Quantity, Reveal, Span, Tag, Turn,
@@ -445,14 +446,8 @@ def read_file(path: str, trivia: bool = False, keep: SourceLines | None = None) 
     """Read the log at ``path`` (``-`` is standard input). Unreadable input becomes a diagnostic."""
     try:
         stream: BinaryIO = sys.stdin.buffer if path == "-" else open(path, "rb")  # noqa: SIM115
-    except IsADirectoryError:
-        yield diagnostic(path, 0, 0, "KC001", "cannot read: it is a directory")
-        return
-    except FileNotFoundError:
-        yield diagnostic(path, 0, 0, "KC001", "cannot read: no such file")
-        return
     except OSError as exc:
-        yield diagnostic(path, 0, 0, "KC001", f"cannot read: {exc.strerror or exc}")
+        yield diagnostic(path, 0, 0, "KC001", cannot_read(exc))
         return
     try:
         yield from read_stream(stream, "<stdin>" if path == "-" else path, trivia, keep)

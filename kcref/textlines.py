@@ -19,6 +19,7 @@ from typing import BinaryIO, Iterator, Union
 
 from .clip import clip
 from .diagnostics import Diagnostic, diagnostic
+from .discover import cannot_read
 
 LINE_LIMIT = 64 * 1024
 """The longest line read, in characters (without its line end)."""
@@ -41,7 +42,7 @@ class Stop(Exception):
         self.diagnostic = diag
 
 
-def _regular_size(stream: BinaryIO) -> int | None:
+def regular_size(stream: BinaryIO) -> int | None:
     """The size of the regular file behind ``stream``, or None for a pipe, a terminal, memory..."""
     try:
         info = os.fstat(stream.fileno())
@@ -52,7 +53,7 @@ def _regular_size(stream: BinaryIO) -> int | None:
 
 def _left_to_read(stream: BinaryIO) -> int | None:
     """How many bytes a regular file behind ``stream`` holds from where reading starts."""
-    size = _regular_size(stream)
+    size = regular_size(stream)
     if size is None:
         return None
     try:
@@ -124,10 +125,8 @@ def text_lines(stream: BinaryIO, path: str) -> Iterator[Line]:
         expected = _left_to_read(stream)
         try:
             head = stream.read(SNIFF)
-        except IsADirectoryError:
-            raise Stop(diagnostic(path, 0, 0, "KC001", "cannot read: it is a directory")) from None
         except OSError as exc:
-            raise Stop(diagnostic(path, 0, 0, "KC001", f"cannot read: {exc.strerror or exc}")) from None
+            raise Stop(diagnostic(path, 0, 0, "KC001", cannot_read(exc))) from None
         _sniff(head, path)
         read_some = getattr(stream, "read1", stream.read)  # what is there: a pipe's lines come as written
         # Universal newlines: CRLF and a CR alone become LF, even when split between two chunks.
