@@ -11,6 +11,8 @@ from .hands import Cut, HandRecord, iter_hands, unknown_player
 from .reader import Item
 
 DEAL_SIZE = 7
+PLAY_LINES: dict[type, str] = {Turn: "a turn", Reveal: "a reveal", Blocked: "a blocked line"}
+"""The lines that need the layout on the table, as a message names them."""
 
 
 def check_hand(record: HandRecord, previous_number: int | None = None) -> tuple[HandRecord, list[Diagnostic]]:
@@ -50,7 +52,7 @@ def _problems(record: HandRecord, previous_number: int | None) -> Iterator[Diagn
     dealt: dict[int, Span] = {}
     layouts = 0
     turned = False
-    early = False  # a play line before the layout was reported (KC212), so KC215 would repeat it
+    early = False  # a play line came before the layout (KC212), so KC215 would repeat it
 
     def see(card: Card, seat: int | None, what: str, line: int, col: int, reveal: bool = False) -> Diagnostic | None:
         first = seen.get(card)
@@ -74,6 +76,10 @@ def _problems(record: HandRecord, previous_number: int | None) -> Iterator[Diagn
                 continue
             seat = found
             who = record.players[seat]
+        if layouts == 0 and not turned and type(event) in PLAY_LINES:
+            early = True
+            yield diagnostic(path, at.line, at.col, "KC212", f"{PLAY_LINES[type(event)]} before the hand's layout: "
+                             "write 'layout N:CARD E:CARD S:CARD W:CARD' first")
         if isinstance(event, Deal):
             if turned:
                 yield diagnostic(path, at.line, at.col, "KC213", "a deal line cannot follow the hand's first turn")
@@ -107,26 +113,16 @@ def _problems(record: HandRecord, previous_number: int | None) -> Iterator[Diagn
                 if (d := see(card, None, f"in the layout at {pile}", at.line, col)) is not None:
                     yield d
         elif isinstance(event, Turn):
-            if not turned and layouts == 0:
-                yield diagnostic(path, at.line, at.col, "KC212", "a turn before the hand's layout: "
-                                 "write 'layout N:CARD E:CARD S:CARD W:CARD' first")
             turned = True
             for action, col in zip(event.actions, event.cols):
                 if type(action) is Draw and action.card is not None:
                     if (d := see(action.card, seat, f"drawn by {who}", at.line, col)) is not None:
                         yield d
         elif isinstance(event, Reveal):
-            if not turned and layouts == 0:
-                early = True
-                yield diagnostic(path, at.line, at.col, "KC212", "a reveal before the hand's layout: "
-                                 "write 'layout N:CARD E:CARD S:CARD W:CARD' first")
             for card, col in zip(event.cards, event.cols or [at.col] * len(event.cards)):
                 if (d := see(card, seat, f"revealed by {who}", at.line, col, reveal=True)) is not None:
                     yield d
         elif isinstance(event, Blocked):
-            if not turned and layouts == 0:
-                yield diagnostic(path, at.line, at.col, "KC212", "a blocked line before the hand's layout: "
-                                 "write 'layout N:CARD E:CARD S:CARD W:CARD' first")
             turned = True
-    if layouts == 0 and not turned and not early:
+    if layouts == 0 and not early:
         yield diagnostic(path, start.span.line, start.span.col, "KC215", "this hand has no layout")
