@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import Iterable, Iterator, NamedTuple
 
+from .clip import clip
 from .diagnostics import Diagnostic, diagnostic
 from .events import TRIVIA, Event, HandStart, Span, Tag
 from .grammar import KEYWORDS, NAME_RE
@@ -155,13 +156,13 @@ def _check_players(tag: Tag) -> list[Diagnostic]:
     seen: set[str] = set()
     for name in names:
         if not name or not NAME.fullmatch(name):
-            out.append(diagnostic(*where, "KC204", f"'{name}' is not a usable player name: a name is letters, "
+            out.append(diagnostic(*where, "KC204", f"'{clip(name)}' is not a usable player name: a name is letters, "
                                                    "digits, _ ' . - and single spaces"))
         elif SEAT_TAG.fullmatch(name) or name.split(" ", 1)[0].lower() in RESERVED_NAMES:
-            out.append(diagnostic(*where, "KC204", f"'{name}' cannot be a player name: it reads as a seat tag "
+            out.append(diagnostic(*where, "KC204", f"'{clip(name)}' cannot be a player name: it reads as a seat tag "
                                                    "or a keyword"))
         elif name in seen:
-            out.append(diagnostic(*where, "KC203", f"'{name}' is listed twice in Players"))
+            out.append(diagnostic(*where, "KC203", f"'{clip(name)}' is listed twice in Players"))
         seen.add(name)
     return out
 
@@ -178,12 +179,12 @@ def _check_tag(tag: Tag, ctx: _Context) -> list[Diagnostic]:
     if tag.name == "Rules":
         if tag.value.strip().lower() not in PRESETS_BY_NAME:
             names = ", ".join(PRESETS_BY_NAME)
-            return [diagnostic(*where, "KC206", f"unknown rules preset '{tag.value}': expected one of {names}"
+            return [diagnostic(*where, "KC206", f"unknown rules preset '{clip(tag.value)}': expected one of {names}"
                                                 f"{_suggest(tag.value.lower(), PRESETS_BY_NAME)}")]
         ctx.rules = tag.value.strip().lower()
         return []
     if tag.name == "Date" and not _is_date(tag.value.strip()):
-        return [diagnostic(*where, "KC206", f"Date '{tag.value}' is not a date written YYYY-MM-DD")]
+        return [diagnostic(*where, "KC206", f"Date '{clip(tag.value)}' is not a date written YYYY-MM-DD")]
     spec = OPTION_TAGS_BY_NAME.get(key)
     if spec is not None:
         if tag.name != spec.tag:
@@ -192,7 +193,7 @@ def _check_tag(tag: Tag, ctx: _Context) -> list[Diagnostic]:
         try:
             spec.parse(tag.value)
         except ValueError as exc:
-            return [diagnostic(*where, "KC206", f"{spec.tag} '{tag.value}': {exc}")]
+            return [diagnostic(*where, "KC206", f"{spec.tag} '{clip(tag.value)}': {exc}")]
         ctx.overrides[key] = tag
         return []
     if key in ("players", "rules", "date") and tag.name != key.capitalize():
@@ -321,7 +322,7 @@ def unknown_player(ref: str, players: tuple[str, ...], span: Span) -> Diagnostic
         hint = _suggest(ref, players)
     listed = ", ".join(players)
     return diagnostic(span.path, span.line, span.col, "KC205",
-                      f"'{ref}' is not a player here (Players: {listed}){hint}")
+                      f"'{clip(ref)}' is not a player here (Players: {listed}){hint}")
 
 
 def _kind(event: Event) -> str:

@@ -75,3 +75,11 @@ def test_dates_must_be_real() -> None:
                       ("2026-13-45", False), ("0000-00-00", False), ("2026-2-3", False)):
         codes_found = [d.code for d in check_text(f'[Date "{value}"]\n[Players "Ann, Bob"]\n').diagnostics]
         assert ("KC206" not in codes_found) is ok, value
+
+
+def test_set_up_messages_clip_what_they_quote() -> None:
+    long = "x" * 60_000
+    text = (f'[Players "Ann, Bob, {long}!"]\n[Players "Ann, Bob"]\n[Rules "{long}"]\n[Date "{long}"]\n'
+            f'[Draw "{long}"]\nhand 1\nlayout N:9D E:JS S:3C W:5H\n{long[:200]}: pass\n')
+    messages = [d.message for d in check_text(text).diagnostics if d.code in ("KC204", "KC205", "KC206")]
+    assert len(messages) == 5 and all(len(m) < 300 and "x…" in m for m in messages), messages
