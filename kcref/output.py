@@ -20,12 +20,9 @@ from .check import FileReport
 from .codes import Severity
 from .diagnostics import (LOG_COMMAND, MESSAGE_LIMIT, REPLACEMENT, Diagnostic, clip, defang, format_github,
                           format_text, github_command, json_text, printable)
+from .judge import plural
 
 FORMATS = ("text", "json", "github", "junit")
-
-
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}{'' if n == 1 else 's'}"
 
 
 def summary(reports: Sequence[FileReport]) -> str:
@@ -33,10 +30,10 @@ def summary(reports: Sequence[FileReport]) -> str:
     count = lambda sev: sum(r.count(sev) for r in reports)  # noqa: E731
     penalties = sum(r.penalties for r in reports)
     return ", ".join([
-        _plural(len(reports), "file"), _plural(sum(r.hand_count for r in reports), "hand"),
-        _plural(count(Severity.ERROR), "error"), _plural(count(Severity.WARNING), "warning"),
-        _plural(penalties, "penalty").replace("penaltys", "penalties"),
-        _plural(count(Severity.INFO) - penalties, "note"),
+        plural(len(reports), "file"), plural(sum(r.hand_count for r in reports), "hand"),
+        plural(count(Severity.ERROR), "error"), plural(count(Severity.WARNING), "warning"),
+        plural(penalties, "penalty").replace("penaltys", "penalties"),
+        plural(count(Severity.INFO) - penalties, "note"),
     ])
 
 

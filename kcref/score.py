@@ -19,6 +19,7 @@ from .chart import chart as draw_chart
 from .check import FileReport, check_file
 from .diagnostics import Diagnostic, format_text
 from .inputs import Found, Inputs, Problem, problem_diagnostic, resolve
+from .judge import plural
 from .score_output import render
 from .standings import HandSorter, Scoreboard, Tally, scoreboard
 from .verdict import HandVerdict
@@ -50,10 +51,6 @@ class ScoreResult(NamedTuple):
     def err(self) -> str:
         """All of standard error."""
         return "".join(self.err_chunks)
-
-
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}{'s' * (n != 1)}"
 
 
 class Refusals:
@@ -99,7 +96,7 @@ class Refusals:
         names = ", ".join(terminal(p) for p in self.bad)
         command = terminal(" ".join(shlex.quote(p) for p in self.bad))
         err = "".join(self.shown)
-        err += (f"kcref score: {_plural(self.count, 'error')} in {names}; {shown}"
+        err += (f"kcref score: {plural(self.count, 'error')} in {names}; {shown}"
                 f"'kcref check {command}' shows them with every warning and note. "
                 f"Fix them, or use --skip-invalid to score the other hands.\n")
         return ScoreResult((), (err,), EXIT_ERRORS)

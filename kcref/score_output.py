@@ -28,6 +28,7 @@ from . import table_chunks
 from .cells import cell, prose, terminal
 from .clip import LIMIT, clip
 from .diagnostics import json_text
+from .judge import plural
 from .options import OPTION_TAGS, Options, Scoring, preset
 from .rules_doc import value_text
 from .scoring import UNITS, highest_wins
@@ -228,17 +229,13 @@ def header_lines(board: Scoreboard) -> list[str]:
     """The files and hands counted, and the rules in force (one line per rule set)."""
     n_files, n_hands = len(board.nights), board.hand_count
     over = board.games_over
-    counts = (f"{_plural(n_files, 'file')}, {_plural(n_hands, 'hand')} ({board.scored_count} scored), "
-              f"{_plural(len(board.games), 'game')} ({over} over)")
+    counts = (f"{plural(n_files, 'file')}, {plural(n_hands, 'hand')} ({board.scored_count} scored), "
+              f"{plural(len(board.games), 'game')} ({over} over)")
     lines = [f"kcref score: {counts}"]
     for rs in board.rule_sets:
-        count = "" if len(board.rule_sets) == 1 else f" ({_plural(rs.hands, 'hand')})"
+        count = "" if len(board.rule_sets) == 1 else f" ({plural(rs.hands, 'hand')})"
         lines.append(f"Rules{count}: {describe_rules(rs.rules, rs.options)}")
     return lines
-
-
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}{'' if n == 1 else 's'}"
 
 
 def _prose(lines: Iterable[str], fmt: str) -> str:

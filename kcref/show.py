@@ -10,6 +10,7 @@ from .diagnostics import Diagnostic, printable
 from .events import Deal, Layout
 from .hands import UNREADABLE, HandRecord
 from .inputs import STDIN, display_name, open_input
+from .judge import plural
 from .moves import in_order
 from .options import Scoring
 from .reader import Item, read_stream
@@ -79,10 +80,6 @@ def _records(items: Iterable[Item], path: str) -> Iterator[HandRecord]:
             raise Unreadable(item)
 
 
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}{'s' if n != 1 else ''}"
-
-
 def locate(items: Iterable[Item], path: str, hand: int | None = None, line: int | None = None) -> Located:
     """Find the hand at ``line`` (or hand number ``hand``, or the last hand) among the ``items``
     read (with trivia) from the log named ``path``. The items are read once, and no further
@@ -114,9 +111,9 @@ def locate(items: Iterable[Item], path: str, hand: int | None = None, line: int 
             stacks, pot = {}, 0
     else:
         if line is not None and line > counted.lines:
-            raise LookupError(f"line {line} is past the end of {path}, which has {_plural(counted.lines, 'line')}")
+            raise LookupError(f"line {line} is past the end of {path}, which has {plural(counted.lines, 'line')}")
     if hand is not None:
-        raise LookupError(f"{path} has no hand {hand} ({_plural(seen, 'hand')} in all)")
+        raise LookupError(f"{path} has no hand {hand} ({plural(seen, 'hand')} in all)")
     if chosen is None:
         if line is not None and seen:
             raise LookupError(f"line {line} of {path} stands before the first hand")
@@ -152,13 +149,19 @@ def _pad(t: Text, width: int) -> str:
     return " " * left + t.styled + " " * (width - len(t.plain) - left)
 
 
+def _header(located: Located) -> str:
+    """``night.log: hand 2, classic rules, dealer Cy, after line 14`` (printable)."""
+    record = located.record
+    where = f"after line {located.line}" if located.line is not None else "at the end of the hand"
+    number = record.number if record.number is not None else record.index
+    return printable(f"{record.path}: hand {number}, {record.rules} rules, dealer {record.players[record.dealer]}, "
+                     f"{where}")
+
+
 def render(located: Located, position: Position, style: Style) -> str:
     """The picture of the table, the hands, chips and whose turn it is."""
     record, t = located.record, position.table
-    where = f"after line {located.line}" if located.line is not None else "at the end of the hand"
-    number = record.number if record.number is not None else record.index
-    lines = [printable(f"{record.path}: hand {number}, {record.rules} rules, dealer {record.players[record.dealer]}, "
-                       f"{where}")]
+    lines = [_header(located)]
     if t is None:
         lines.append("the hand cannot be replayed: it has syntax or set-up errors (kcref check shows them)")
         return "\n".join(lines) + "\n"
@@ -210,9 +213,6 @@ def _status(t: Table) -> str:
 def render_dealing(located: Located, layout: Layout, style: Style) -> str:
     """The hand before its layout is turned up: the cards dealt so far, and who is still waiting."""
     record, line = located.record, located.line
-    number = record.number if record.number is not None else record.index
-    header = (f"{record.path}: hand {number}, {record.rules} rules, dealer {record.players[record.dealer]}, "
-              f"after line {line}")
     dealt: dict[int, tuple[Card, ...]] = {}
     for event in record.events:
         if isinstance(event, Deal) and line is not None and event.span.line <= line:
@@ -220,12 +220,12 @@ def render_dealing(located: Located, layout: Layout, style: Style) -> str:
             if seat is not None:
                 dealt[seat] = event.cards
     first = record.players[(record.dealer + 1) % len(record.players)]
-    lines = [printable(header), "", f"the cards are being dealt: the layout is turned up at line {layout.span.line}", ""]
+    lines = [_header(located), "", f"the cards are being dealt: the layout is turned up at line {layout.span.line}", ""]
     width = max(len(n) for n in record.players)
     for seat, name in enumerate(record.players):
         if seat in dealt:
             cards = dealt[seat]
-            count = _plural(len(cards), "card")
+            count = plural(len(cards), "card")
             text = _join([card_text(c, style) for c in in_order(frozenset(cards))]).styled
         else:
             count, text = "", "not dealt yet"
