@@ -160,7 +160,7 @@ def _header(located: Located) -> str:
 
 def render(located: Located, position: Position, style: Style) -> str:
     """The picture of the table, the hands, chips and whose turn it is."""
-    record, t = located.record, position.table
+    t = position.table
     lines = [_header(located)]
     if t is None:
         lines.append("the hand cannot be replayed: it has syntax or set-up errors (kcref check shows them)")
