@@ -16,10 +16,11 @@ from dataclasses import dataclass, field, replace
 from typing import BinaryIO
 
 from .assertions import check_assertions
-from .codes import Severity
+from .codes import UNREADABLE, Severity
 from .diagnostics import Diagnostic
+from .inputs import Found, Inputs, Problem, problem_diagnostic
 from .events import Tag
-from .hands import MAX_TAG_NAMES, UNREADABLE, HandRecord
+from .hands import MAX_TAG_NAMES, HandRecord
 from .reader import read_file, read_stream, read_text
 from .referee import referee_hands
 from .setup import checked_hands
@@ -166,3 +167,21 @@ def check_paths(paths: Iterable[str], *, jobs: int = 1, keep_hands: bool = True)
             yield from pool.map(check_file, paths)
         else:
             yield from pool.map(_check_for_pool, paths)
+
+def problem_report(problem: Problem) -> FileReport:
+    """A checked file's report for a path that could not be read: one KC001 error, unreadable."""
+    report = FileReport(problem.path, diagnostics=[problem_diagnostic(problem)], unreadable=True)
+    report.counts[Severity.ERROR] += 1
+    return report
+
+
+def check_inputs(inputs: Inputs, *, jobs: int = 1, keep_hands: bool = True) -> Iterator[FileReport]:
+    """Check every file found, in order (``jobs`` worker processes); a path that could not be
+    read gets its own report (see :func:`problem_report`) where it stands."""
+    reports = check_paths(inputs.paths, jobs=jobs, keep_hands=keep_hands)
+    for entry in inputs.entries:
+        if isinstance(entry, Found):
+            yield next(reports)
+        elif isinstance(entry, Problem):
+            yield problem_report(entry)
+    next(reports, None)  # run the generator to its end, so that a pool of workers is shut down

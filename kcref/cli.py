@@ -57,8 +57,8 @@ def check(files: tuple[str, ...], fmt: str | None, globs: tuple[str, ...], jobs:
     """
     import os
 
-    from .check import FileReport, check_file
-    from .inputs import Found, Problem, check_inputs, display_name, problem_report
+    from .check import FileReport, check_file, check_inputs, problem_report
+    from .inputs import Found, Problem, display_name
     from .output import PRINTERS
 
     fmt = fmt or ("github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text")

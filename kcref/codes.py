@@ -113,10 +113,9 @@ CODES: tuple[CodeInfo, ...] = (
 
 BY_CODE: dict[str, CodeInfo] = {c.code: c for c in CODES}
 
+UNREADABLE = frozenset({"KC001", "KC002", "KC003"})
+"""The codes that say a file could not be read as text at all."""
 
-def severity_of(code: str) -> Severity:
-    """The severity a code is always reported with."""
-    return BY_CODE[code].severity
 
 
 def _cell(text: str) -> str:

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field, replace
 from typing import Iterable, Iterator, NamedTuple
 
 from .clip import clip
+from .codes import UNREADABLE
 from .diagnostics import Diagnostic, diagnostic
 from .events import TRIVIA, Event, HandStart, Span, Tag
 from .grammar import KEYWORDS, NAME_RE
@@ -20,7 +21,6 @@ from .options import DEFAULT_PRESET, OPTION_TAGS_BY_NAME, PRESETS_BY_NAME, Optio
 from .reader import Item
 
 NAME = re.compile(NAME_RE)
-UNREADABLE = frozenset({"KC001", "KC002", "KC003"})
 """Codes that mean a file could not be read as text at all."""
 MAX_HAND_ITEMS = 20_000
 """A hand holding more lines and actions than this is not refereed past that point (KC505): no

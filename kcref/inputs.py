@@ -10,11 +10,9 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from typing import BinaryIO, NamedTuple
 
-from .check import FileReport, check_paths
-from .codes import Severity
 from .diagnostics import Diagnostic, diagnostic, printable
 from .discover import DEFAULT_GLOBS, Entry, Found, Problem, Skipped, cannot_read, search
 
@@ -22,7 +20,7 @@ STDIN = "-"
 STDIN_NAME = "<stdin>"
 
 __all__ = ["DEFAULT_GLOBS", "STDIN", "STDIN_NAME", "Found", "Inputs", "Problem", "Skipped", "UsageProblem",
-           "check_inputs", "display_name", "open_input", "problem_diagnostic", "problem_report", "resolve",
+           "display_name", "open_input", "problem_diagnostic", "resolve",
            "skipped_note"]
 
 
@@ -92,28 +90,11 @@ def problem_diagnostic(problem: Problem) -> Diagnostic:
     return diagnostic(problem.path, 0, 0, "KC001", problem.reason)
 
 
-def problem_report(problem: Problem) -> FileReport:
-    """A checked file's report for a path that could not be read: one KC001 error, unreadable."""
-    report = FileReport(problem.path, diagnostics=[problem_diagnostic(problem)], unreadable=True)
-    report.counts[Severity.ERROR] += 1
-    return report
-
 
 def skipped_note(skipped: Skipped) -> str:
     """The word said about a file found in a folder that is not read (safe for a terminal)."""
     return printable(f"skipped {skipped.path}: {skipped.kind}, not a regular file")
 
-
-def check_inputs(inputs: Inputs, *, jobs: int = 1, keep_hands: bool = True) -> Iterator[FileReport]:
-    """Check every file found, in order (``jobs`` worker processes); a path that could not be
-    read gets its own report (see :func:`problem_report`) where it stands."""
-    reports = check_paths(inputs.paths, jobs=jobs, keep_hands=keep_hands)
-    for entry in inputs.entries:
-        if isinstance(entry, Found):
-            yield next(reports)
-        elif isinstance(entry, Problem):
-            yield problem_report(entry)
-    next(reports, None)  # run the generator to its end, so that a pool of workers is shut down
 
 
 def open_input(path: str, stdin: BinaryIO | None = None) -> BinaryIO | Diagnostic:

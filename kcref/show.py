@@ -6,9 +6,10 @@ from collections.abc import Iterable, Iterator, Mapping
 from typing import BinaryIO, NamedTuple
 
 from .cards import Card, Pile, Suit
+from .codes import UNREADABLE
 from .diagnostics import Diagnostic, printable
 from .events import Deal, Layout
-from .hands import UNREADABLE, HandRecord
+from .hands import HandRecord
 from .inputs import STDIN, display_name, open_input
 from .judge import plural
 from .moves import in_order

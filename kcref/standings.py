@@ -39,6 +39,7 @@ from functools import cached_property
 from typing import Any, NamedTuple, TypeVar
 
 from .check import FileReport
+from .codes import UNREADABLE
 from .diagnostics import Diagnostic
 from .events import Tag
 from .options import Options, Scoring
@@ -348,14 +349,13 @@ def _classify(report: FileReport) -> Iterable[tuple[HandVerdict, int, Judged]]:
 
 
 # Errors that already say why nothing in the file can be scored: it cannot be read.
-_UNREADABLE = frozenset({"KC001", "KC002", "KC003"})
 
 
 def _ignored(report: FileReport) -> list[Diagnostic]:
     """Errors before the first hand that put no hand in doubt (a hand's line before any hand)."""
     first = report.hand_lines[0] if report.hand_lines else float("inf")
     return [d for d in report.diagnostics
-            if d.is_error and d.line < first and d.code not in TAINTING and d.code not in _UNREADABLE]
+            if d.is_error and d.line < first and d.code not in TAINTING and d.code not in UNREADABLE]
 
 
 class HandSorter:
@@ -390,7 +390,7 @@ class HandSorter:
         own = self.waiting
         if self.first_line is None:
             self.first_line = line
-            self._ignored = [d for d in own if d.line < line and d.code not in _UNREADABLE]
+            self._ignored = [d for d in own if d.line < line and d.code not in UNREADABLE]
             own = [d for d in own if d.line >= line]
         self.waiting = []
         first = min(own, key=_at) if own else None
@@ -400,7 +400,7 @@ class HandSorter:
     def ignored(self) -> list[Diagnostic]:
         """The errors before the first hand that put no hand in doubt (call once the file is read)."""
         if self.first_line is None:
-            return [d for d in self.waiting if d.code not in _UNREADABLE]
+            return [d for d in self.waiting if d.code not in UNREADABLE]
         return self._ignored
 
 
