@@ -17,7 +17,7 @@ import sys
 from collections.abc import Sequence
 
 import kcref
-from kcref.events import Action, Draw, PlayCard, Turn
+from kcref.model.events import Action, Draw, PlayCard, Turn
 from kcref.play import BOTS
 from kcref.table import Table
 from kcref.writer import event_text

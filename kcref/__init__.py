@@ -22,8 +22,8 @@ _EXPORTS = {
     "deal_from_deck": "dealing", "shuffled_deck": "dealing",
     "referee_hand": "referee", "referee_hands": "referee",
     "HandVerdict": "verdict", "Penalty": "verdict",
-    "Options": "options", "PRESETS": "options", "preset": "options",
-    "PASS": "events", "PlayCard": "events", "MovePile": "events", "Draw": "events", "Pass": "events",
+    "Options": "model.options", "PRESETS": "model.options", "preset": "model.options",
+    "PASS": "model.events", "PlayCard": "model.events", "MovePile": "model.events", "Draw": "model.events", "Pass": "model.events",
     "play_log": "play", "play_hand": "play", "BOTS": "play",
 }
 

@@ -11,11 +11,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from .cards import Card
-from .diagnostics import Diagnostic, diagnostic
-from .events import Assertion, Blocked, Claim, Quantity, Span, Turn
+from .model.cards import Card
+from .model.diagnostics import Diagnostic, diagnostic
+from .model.events import Assertion, Blocked, Claim, Quantity, Span, Turn
 from .hands import HandRecord, unknown_player
-from .options import Scoring
+from .model.options import Scoring
 from .scoring import CHIP_SYSTEMS, SCORERS, chips_paid, unknown_value
 from .verdict import HandVerdict
 

@@ -12,7 +12,7 @@ import math
 from collections.abc import Sequence
 
 from .cells import terminal
-from .clip import clip
+from .model.clip import clip
 from .scoring import UNITS, highest_wins
 from .standings import NO_TOTAL, RunningTotals, Scoreboard
 

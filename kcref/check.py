@@ -16,10 +16,10 @@ from dataclasses import dataclass, field, replace
 from typing import BinaryIO
 
 from .assertions import check_assertions
-from .codes import UNREADABLE, Severity
-from .diagnostics import Diagnostic
+from .model.codes import UNREADABLE, Severity
+from .model.diagnostics import Diagnostic
 from .inputs import Found, Inputs, Problem, problem_diagnostic
-from .events import Tag
+from .model.events import Tag
 from .hands import MAX_TAG_NAMES, HandRecord
 from .reader import read_file, read_stream, read_text
 from .referee import referee_hands

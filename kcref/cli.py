@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 import click
 
 from . import __version__
-from .codes import Severity
+from .model.codes import Severity
 
 if TYPE_CHECKING:
     from .inputs import Inputs
@@ -150,7 +150,7 @@ def fmt(files: tuple[str, ...], check_only: bool, write: bool, globs: tuple[str,
       kcref fmt --check nights/
       kcref fmt --write --ten T night.log
     """
-    from .diagnostics import Diagnostic, format_text, printable
+    from .model.diagnostics import Diagnostic, format_text, printable
     from .fmt import Mode, Outcome, format_file
     from .inputs import Found, Problem, display_name, problem_diagnostic
     from .writer import Style
@@ -205,7 +205,7 @@ def rules(preset: str | None) -> None:
       kcref rules
       kcref rules commercial
     """
-    from .options import PRESETS_BY_NAME
+    from .model.options import PRESETS_BY_NAME
     from .rules_doc import overview, preset_detail
 
     if preset is None:
@@ -240,7 +240,7 @@ def play(players: int, rules_name: str, options: tuple[str, ...], seed: int, han
       kcref play --players 4 --rules commercial --seed 7 --hands 5
       kcref play --rules classic --option Draw=start --bot random -o night.log
     """
-    from .diagnostics import printable
+    from .model.diagnostics import printable
     from .fmt import write_atomically
     from .play import play_log
 
@@ -286,7 +286,7 @@ def show(file: str, hand: int | None, line: int | None, full: bool, plain: bool)
     """
     import os
 
-    from .diagnostics import format_text, printable
+    from .model.diagnostics import format_text, printable
     from .inputs import Problem, problem_diagnostic
     from .show import Style, Unreadable, show as show_table
 

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 
-from .cards import CORNERS, DECK, FOUNDATIONS, Card, Pile
-from .events import PASS, Action, Draw, MovePile, Pass, PlayCard
+from .model.cards import CORNERS, DECK, FOUNDATIONS, Card, Pile
+from .model.events import PASS, Action, Draw, MovePile, Pass, PlayCard
 from .judge import (
     IllegalAction,
     bad_move,
@@ -35,7 +35,7 @@ from .moves import (
     may_move,
     pile_moves,
 )
-from .options import Options, Scoring
+from .model.options import Options, Scoring
 from .points import chip_value, hand_value
 from .policy import Fault
 from .table import Hand, Note, Table, Unchecked

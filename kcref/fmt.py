@@ -31,10 +31,10 @@ from collections.abc import Callable, Iterable, Iterator
 from types import FrameType, TracebackType
 from typing import BinaryIO
 
-from .codes import UNREADABLE
-from .diagnostics import Diagnostic
+from .model.codes import UNREADABLE
+from .model.diagnostics import Diagnostic
 from .discover import file_kind
-from .events import Event
+from .model.events import Event
 from .inputs import STDIN, display_name, open_input
 from .reader import Item, read_stream
 from .textlines import regular_size

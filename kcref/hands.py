@@ -12,12 +12,12 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import Iterable, Iterator, NamedTuple
 
-from .clip import clip
-from .codes import UNREADABLE
-from .diagnostics import Diagnostic, diagnostic
-from .events import TRIVIA, Event, HandStart, Span, Tag
+from .model.clip import clip
+from .model.codes import UNREADABLE
+from .model.diagnostics import Diagnostic, diagnostic
+from .model.events import TRIVIA, Event, HandStart, Span, Tag
 from .grammar import KEYWORDS, NAME_RE
-from .options import DEFAULT_PRESET, OPTION_TAGS_BY_NAME, PRESETS_BY_NAME, Options, resolve
+from .model.options import DEFAULT_PRESET, OPTION_TAGS_BY_NAME, PRESETS_BY_NAME, Options, resolve
 from .reader import Item
 
 NAME = re.compile(NAME_RE)

@@ -17,8 +17,8 @@ from typing import IO, TextIO
 from xml.sax.saxutils import escape, quoteattr
 
 from .check import FileReport
-from .codes import Severity
-from .diagnostics import (LOG_COMMAND, MESSAGE_LIMIT, REPLACEMENT, Diagnostic, clip, defang, format_github,
+from .model.codes import Severity
+from .model.diagnostics import (LOG_COMMAND, MESSAGE_LIMIT, REPLACEMENT, Diagnostic, clip, defang, format_github,
                           format_text, github_command, json_text, printable)
 from .judge import plural
 

@@ -13,9 +13,9 @@ from typing import NamedTuple, Protocol
 
 from .dealing import deal_from_deck, pick, shuffled_deck
 from .engine import apply, can_end_turn, end_turn, legal_actions, settle
-from .events import PASS, Action, Blocked, Deal, Draw, Event, HandStart, Layout, MovePile, PlayCard, Tag, Turn
-from .options import OPTION_TAGS_BY_NAME, Options, Scoring, resolve
-from .cards import Card
+from .model.events import PASS, Action, Blocked, Deal, Draw, Event, HandStart, Layout, MovePile, PlayCard, Tag, Turn
+from .model.options import OPTION_TAGS_BY_NAME, Options, Scoring, resolve
+from .model.cards import Card
 from .table import Table
 from .writer import DEFAULT_STYLE, Style, event_text
 

@@ -17,10 +17,10 @@ from typing import BinaryIO, Iterable, Iterator, NamedTuple, Union
 import pyparsing as pp
 
 from . import grammar
-from .cards import Card, Pile, parse_card, parse_pile
-from .diagnostics import Diagnostic, diagnostic
+from .model.cards import Card, Pile, parse_card, parse_pile
+from .model.diagnostics import Diagnostic, diagnostic
 from .discover import cannot_read
-from .events import (
+from .model.events import (
     PASS, Action, Assertion, Blank, Blocked, Claim, Comment, Deal, Draw, Event, HandStart, Layout,
     MovePile, PlayCard, Quantity, Reveal, Span, Tag, Turn,
 )

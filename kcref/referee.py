@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Mapping
 from typing import NamedTuple
 
-from .cards import Card, Pile
-from .diagnostics import Diagnostic, diagnostic
+from .model.cards import Card, Pile
+from .model.diagnostics import Diagnostic, diagnostic
 from .engine import (
     apply,
     begin_turn,
@@ -22,11 +22,11 @@ from .engine import (
     settle,
     start_hand,
 )
-from .events import Blocked, Deal, Layout, Reveal, Span, Turn
+from .model.events import Blocked, Deal, Layout, Reveal, Span, Turn
 from .hands import Cut, HandRecord
 from .judge import IllegalAction, names_list
 from .moves import in_order
-from .options import Scoring
+from .model.options import Scoring
 from .points import CARD_POINTS, CardValue, hand_value
 from .table import Table, Unchecked
 from .verdict import HandVerdict, Penalty

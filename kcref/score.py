@@ -17,7 +17,7 @@ from typing import NamedTuple
 from .cells import terminal, terminal_diagnostic
 from .chart import chart as draw_chart
 from .check import FileReport, check_file
-from .diagnostics import Diagnostic, format_text
+from .model.diagnostics import Diagnostic, format_text
 from .inputs import Found, Inputs, Problem, problem_diagnostic, resolve
 from .judge import plural
 from .score_output import render

@@ -26,10 +26,10 @@ from tabulate import tabulate, tabulate_formats
 
 from . import table_chunks
 from .cells import cell, prose, terminal
-from .clip import LIMIT, clip
-from .diagnostics import json_text
+from .model.clip import LIMIT, clip
+from .model.diagnostics import json_text
 from .judge import plural
-from .options import OPTION_TAGS, Options, Scoring, preset
+from .model.options import OPTION_TAGS, Options, Scoring, preset
 from .rules_doc import value_text
 from .scoring import UNITS, highest_wins
 from .standings import SCORED, HandRow, Scoreboard

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Iterable, Iterator
 
-from .cards import FOUNDATIONS, Card
-from .diagnostics import Diagnostic, diagnostic
-from .events import Blocked, Deal, Draw, Layout, Reveal, Span, Tag, Turn
+from .model.cards import FOUNDATIONS, Card
+from .model.diagnostics import Diagnostic, diagnostic
+from .model.events import Blocked, Deal, Draw, Layout, Reveal, Span, Tag, Turn
 from .hands import Cut, HandRecord, iter_hands, unknown_player
 from .reader import Item
 

@@ -5,15 +5,15 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Mapping
 from typing import BinaryIO, NamedTuple
 
-from .cards import Card, Pile, Suit
-from .codes import UNREADABLE
-from .diagnostics import Diagnostic, printable
-from .events import Deal, Layout
+from .model.cards import Card, Pile, Suit
+from .model.codes import UNREADABLE
+from .model.diagnostics import Diagnostic, printable
+from .model.events import Deal, Layout
 from .hands import HandRecord
 from .inputs import STDIN, display_name, open_input
 from .judge import plural
 from .moves import in_order
-from .options import Scoring
+from .model.options import Scoring
 from .reader import Item, read_stream
 from .referee import Position, referee_hand, table_at
 from .setup import checked_hands

@@ -39,10 +39,10 @@ from functools import cached_property
 from typing import Any, NamedTuple, TypeVar
 
 from .check import FileReport
-from .codes import UNREADABLE
-from .diagnostics import Diagnostic
-from .events import Tag
-from .options import Options, Scoring
+from .model.codes import UNREADABLE
+from .model.diagnostics import Diagnostic
+from .model.events import Tag
+from .model.options import Options, Scoring
 from .scoring import hand_score, highest_wins
 from .spool import Record, Spool
 from .verdict import HandVerdict

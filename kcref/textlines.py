@@ -17,8 +17,8 @@ import re
 import stat
 from typing import BinaryIO, Iterator, Union
 
-from .clip import clip
-from .diagnostics import Diagnostic, diagnostic
+from .model.clip import clip
+from .model.diagnostics import Diagnostic, diagnostic
 from .discover import cannot_read
 
 LINE_LIMIT = 64 * 1024

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from hypothesis import strategies as st
 
-from kcref.cards import DECK, Card, Pile, Rank
-from kcref.events import (
+from kcref.model.cards import DECK, Card, Pile, Rank
+from kcref.model.events import (
     PASS, Assertion, Blank, Blocked, Claim, Comment, Deal, Draw, HandStart, Layout, MovePile, PlayCard,
     Quantity, Reveal, Tag, Turn,
 )

@@ -10,8 +10,8 @@ import pytest
 from click.testing import CliRunner
 
 from kcref.cli import main
-from kcref.codes import Severity
-from kcref.diagnostics import Diagnostic, format_github
+from kcref.model.codes import Severity
+from kcref.model.diagnostics import Diagnostic, format_github
 from tests.util import ROOT, assert_golden
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from kcref.codes import BY_CODE, CODES, codes_markdown
+from kcref.model.codes import BY_CODE, CODES, codes_markdown
 from tests.util import ROOT
 
 CODE = re.compile(r"\bKC\d{3}\b")

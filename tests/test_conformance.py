@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from kcref.diagnostics import Diagnostic
-from kcref.events import (
+from kcref.model.diagnostics import Diagnostic
+from kcref.model.events import (
     Action,
     Assertion,
     Blank,

@@ -13,8 +13,8 @@ from dataclasses import fields
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from kcref.diagnostics import Diagnostic
-from kcref.events import Event, Turn
+from kcref.model.diagnostics import Diagnostic
+from kcref.model.events import Event, Turn
 from kcref.reader import fast_line, fast_turn, parse_line, read_text
 
 PATH = "fast.log"

@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 
 from kcref import fmt as fmt_module
 from kcref.cli import main
-from kcref.diagnostics import Diagnostic
-from kcref.events import Blank
+from kcref.model.diagnostics import Diagnostic
+from kcref.model.events import Blank
 from kcref.reader import read_text
 from kcref.writer import Style, write_text
 from tests.strategies import logs, messy_logs

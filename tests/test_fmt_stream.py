@@ -17,7 +17,7 @@ from click.testing import CliRunner
 
 from kcref import fmt as fmt_module
 from kcref.cli import main
-from kcref.events import Turn
+from kcref.model.events import Turn
 from kcref.fmt import CHUNK, STALE_AGE, Mode, Outcome, clean_stale, format_file
 from kcref.reader import read_text
 from tests.util import ROOT

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from kcref.check import check_text
 from kcref.cli import main
-from kcref.codes import BY_CODE
+from kcref.model.codes import BY_CODE
 from tests.util import ROOT
 
 SAMPLE_LINES = [

@@ -11,7 +11,7 @@ from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kcref.cards import DECK
+from kcref.model.cards import DECK
 from kcref.check import check_text
 from kcref.cli import main
 from kcref.play import play_log

@@ -18,8 +18,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from kcref.cli import main
-from kcref.codes import Severity
-from kcref.diagnostics import (_HIDDEN_BUT_BREAKS, Diagnostic, defang, format_github, format_json, format_text,
+from kcref.model.codes import Severity
+from kcref.model.diagnostics import (_HIDDEN_BUT_BREAKS, Diagnostic, defang, format_github, format_json, format_text,
                                json_text, printable, shown_path, starts_like_command)
 from kcref.output import xml_safe
 from tests.util import ROOT

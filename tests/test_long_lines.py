@@ -13,8 +13,8 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from kcref import reader
-from kcref.diagnostics import Diagnostic
-from kcref.events import Turn
+from kcref.model.diagnostics import Diagnostic
+from kcref.model.events import Turn
 from tests.test_conformance import CASES, CASE_PATH, Case, render
 from tests.test_fastpath import lines as near_valid_lines
 from tests.util import ROOT
@@ -112,7 +112,7 @@ def test_importing_kcref_leaves_pyparsing_defaults_alone() -> None:
     code = """
 import pyparsing as pp
 import kcref, kcref.grammar, kcref.reader
-from kcref.events import HandStart
+from kcref.model.events import HandStart
 from kcref import grammar
 assert pp.Word(pp.alphas)[...].parse_string("a\\nb").as_list() == ["a", "b"]
 assert pp.Word(pp.alphas)[...].parse_string("a\\r\\nb\\tc").as_list() == ["a", "b", "c"]

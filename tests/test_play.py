@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 
 from kcref.check import check_text
-from kcref.codes import Severity
-from kcref.options import resolve as resolve_options
+from kcref.model.codes import Severity
+from kcref.model.options import resolve as resolve_options
 from kcref.play import BOTS, play_log
-from kcref.options import PRESETS_BY_NAME
+from kcref.model.options import PRESETS_BY_NAME
 
 
 @pytest.mark.parametrize("rules", sorted(PRESETS_BY_NAME))

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from kcref.check import check_text
-from kcref.events import Assertion, Claim, Quantity
+from kcref.model.events import Assertion, Claim, Quantity
 from kcref.reader import read_text
 from kcref.writer import write_text
 from tests.engine.logs import expectations

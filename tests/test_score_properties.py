@@ -9,7 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from kcref.check import FileReport, check_text
-from kcref.options import Options, Scoring, preset, with_scoring
+from kcref.model.options import Options, Scoring, preset, with_scoring
 from kcref.score import EXIT_OK, score_reports
 from kcref.scoring import hand_score
 from kcref.standings import Scoreboard, scoreboard

@@ -13,11 +13,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from kcref import spool, table_chunks
-from kcref.diagnostics import json_text
+from kcref.model.diagnostics import json_text
 from kcref.chart import chart as draw_chart
 from kcref.check import check_file
-from kcref.diagnostics import Diagnostic
-from kcref.options import Scoring, preset, with_scoring
+from kcref.model.diagnostics import Diagnostic
+from kcref.model.options import Scoring, preset, with_scoring
 from kcref.score import EXIT_OK, score_paths, score_reports
 from kcref.score_output import FORMATS, VIEWS, render
 from kcref.standings import SCORED, HandRows, HandSorter, Tally

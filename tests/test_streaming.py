@@ -15,9 +15,9 @@ from pathlib import Path
 import pytest
 
 from kcref.check import MAX_TAG_NAMES, check_file, check_text
-from kcref.codes import Severity
-from kcref.diagnostics import Diagnostic
-from kcref.events import Turn
+from kcref.model.codes import Severity
+from kcref.model.diagnostics import Diagnostic
+from kcref.model.events import Turn
 from kcref.reader import read_stream
 from kcref.sourcelines import SourceLines
 from kcref.textlines import LINE_LIMIT

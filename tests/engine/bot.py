@@ -10,8 +10,8 @@ from typing import NamedTuple
 
 from kcref.dealing import deal_from_deck, shuffled_deck
 from kcref.engine import apply, can_end_turn, end_turn, legal_actions, settle
-from kcref.events import PASS, Action, Draw
-from kcref.options import OPTION_TAGS, PRESETS_BY_NAME, Options
+from kcref.model.events import PASS, Action, Draw
+from kcref.model.options import OPTION_TAGS, PRESETS_BY_NAME, Options
 from kcref.table import Table
 
 NAMES = ("Ann", "Bob", "Cy", "Dee", "Eve", "Fay")

@@ -8,11 +8,11 @@ from dataclasses import replace
 import pytest
 from logs import read_log
 
-from kcref.cards import Card, Pile, parse_card, parse_pile
+from kcref.model.cards import Card, Pile, parse_card, parse_pile
 from kcref.engine import apply, begin_turn, end_turn, start_hand
-from kcref.events import PASS, Action, Draw, MovePile, PlayCard
+from kcref.model.events import PASS, Action, Draw, MovePile, PlayCard
 from kcref.judge import IllegalAction
-from kcref.options import Options, preset
+from kcref.model.options import Options, preset
 from kcref.referee import referee_hands
 from kcref.table import Table
 from kcref.verdict import HandVerdict

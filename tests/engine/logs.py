@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from kcref.diagnostics import Diagnostic
+from kcref.model.diagnostics import Diagnostic
 from kcref.hands import HandRecord, iter_hands
 from kcref.reader import read_text
 from kcref.setup import check_hand

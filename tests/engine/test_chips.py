@@ -5,7 +5,7 @@ from __future__ import annotations
 from helpers import options, run
 
 from kcref.engine import shared_stacks
-from kcref.options import Scoring
+from kcref.model.options import Scoring
 
 BOB_OUT = "Bob: 10H->E; 9S->E; 8D->E; 7C->E; 6H->E; 5S->E; 4D->E\n"
 DEALS = "deal Ann: QH 7H 6S 2C AD 9C 5D\ndeal Bob: 10H 9S 8D 7C 6H 5S 4D\nlayout N:9D E:JS S:3C W:5H\n"

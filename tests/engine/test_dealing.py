@@ -9,12 +9,12 @@ from pathlib import Path
 import pytest
 from helpers import act, cards, options, play, refusal, table
 
-from kcref.cards import DECK, Pile, Rank, parse_card
-from kcref.codes import CODES
+from kcref.model.cards import DECK, Pile, Rank, parse_card
+from kcref.model.codes import CODES
 from kcref.dealing import deal_from_deck, shuffled_deck, turn_event
 from kcref.engine import apply, legal_actions
-from kcref.events import Deal, Layout
-from kcref.options import CompletedPiles, DrawnKing, DrawTime, ForcedKings, LayoutKings
+from kcref.model.events import Deal, Layout
+from kcref.model.options import CompletedPiles, DrawnKing, DrawTime, ForcedKings, LayoutKings
 
 
 def _deck_with(front: str) -> list:

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 from helpers import cards, layout, options, play, refusal, table
 
-from kcref.cards import Pile, parse_card
+from kcref.model.cards import Pile, parse_card
 from kcref.engine import can_end_turn, legal_actions
-from kcref.options import DrawnKing, DrawTime, ForcedKings, LayoutKings, Scoring
+from kcref.model.options import DrawnKing, DrawTime, ForcedKings, LayoutKings, Scoring
 from kcref.table import Unchecked
 
 LAY = "N:9D E:JS S:3C W:5H"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from helpers import cards, found, play, refusal, run, table
 
-from kcref.cards import parse_card
+from kcref.model.cards import parse_card
 from kcref.engine import reveal
 from kcref.judge import IllegalAction
 from kcref.table import Unchecked

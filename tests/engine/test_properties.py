@@ -9,13 +9,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from logs import read_log
 
-from kcref.cards import DECK, Pile
+from kcref.model.cards import DECK, Pile
 from kcref.check import check_text
-from kcref.codes import Severity
+from kcref.model.codes import Severity
 from kcref.engine import apply, can_end_turn, end_turn, legal_actions
-from kcref.events import PASS, Action, Draw, MovePile, PlayCard
+from kcref.model.events import PASS, Action, Draw, MovePile, PlayCard
 from kcref.judge import IllegalAction
-from kcref.options import (
+from kcref.model.options import (
     CompletedPiles,
     DrawnKing,
     DrawTime,

@@ -5,11 +5,11 @@ from __future__ import annotations
 import pytest
 from helpers import act, found, options, play, refusal, table
 
-from kcref.cards import parse_card
+from kcref.model.cards import parse_card
 from kcref.engine import apply, begin_turn, can_end_turn, declare_blocked, end_turn
-from kcref.events import Draw
+from kcref.model.events import Draw
 from kcref.judge import IllegalAction
-from kcref.options import DrawTime
+from kcref.model.options import DrawTime
 from kcref.table import Unchecked
 
 SIX = ("Ann", "Bob", "Cy", "Dee", "Eve", "Fay")

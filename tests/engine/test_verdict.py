@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 from helpers import cards, layout, run
 
-from kcref.cards import parse_card
-from kcref.events import PASS, Blocked, Deal, HandStart, Layout, PlayCard, Span, Turn
+from kcref.model.cards import parse_card
+from kcref.model.events import PASS, Blocked, Deal, HandStart, Layout, PlayCard, Span, Turn
 from kcref.hands import Cut, HandRecord
-from kcref.options import Scoring, preset, with_scoring
+from kcref.model.options import Scoring, preset, with_scoring
 from kcref.points import dutch_points, penalty_points, pip_points
 from kcref.referee import referee_hand
 

@@ -127,7 +127,7 @@ def codes_markdown() -> str:
     lines = [
         "# kcref diagnostic codes",
         "",
-        "Generated from `kcref/codes.py` by `python -m kcref.codes > docs/codes.md`; do not edit by hand.",
+        "Generated from `kcref/model/codes.py` by `python -m kcref.model.codes > docs/codes.md`; do not edit by hand.",
         "Every diagnostic is printed as `path:line:col: severity CODE message`. Only errors make",
         "`kcref check` exit 1; warnings and notes (info) never do.",
         "",
