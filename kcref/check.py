@@ -18,7 +18,7 @@ from typing import BinaryIO
 from .assertions import check_assertions
 from .model.codes import UNREADABLE, Severity
 from .model.diagnostics import Diagnostic
-from .inputs import Found, Inputs, Problem, problem_diagnostic
+from .files.inputs import Found, Inputs, Problem, problem_diagnostic
 from .model.events import Tag
 from .hands import MAX_TAG_NAMES, HandRecord
 from .reader import read_file, read_stream, read_text

@@ -11,7 +11,7 @@ from . import __version__
 from .model.codes import Severity
 
 if TYPE_CHECKING:
-    from .inputs import Inputs
+    from .files.inputs import Inputs
 
 EXIT_OK, EXIT_FOUND, EXIT_USAGE = 0, 1, 2
 
@@ -58,7 +58,7 @@ def check(files: tuple[str, ...], fmt: str | None, globs: tuple[str, ...], jobs:
     import os
 
     from .check import FileReport, check_file, check_inputs, problem_report
-    from .inputs import Found, Problem, display_name
+    from .files.inputs import Found, Problem, display_name
     from .output import PRINTERS
 
     fmt = fmt or ("github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text")
@@ -106,7 +106,7 @@ def check(files: tuple[str, ...], fmt: str | None, globs: tuple[str, ...], jobs:
 
 def _resolve(args: tuple[str, ...], globs: tuple[str, ...] = (), one_file: bool = False) -> "Inputs":
     """The command's inputs (see kcref.inputs); a word on standard error for each file skipped."""
-    from .inputs import DEFAULT_GLOBS, UsageProblem, resolve, skipped_note
+    from .files.inputs import DEFAULT_GLOBS, UsageProblem, resolve, skipped_note
 
     try:
         inputs = resolve(args, globs or DEFAULT_GLOBS, one_file=one_file)
@@ -152,7 +152,7 @@ def fmt(files: tuple[str, ...], check_only: bool, write: bool, globs: tuple[str,
     """
     from .model.diagnostics import Diagnostic, format_text, printable
     from .fmt import Mode, Outcome, format_file
-    from .inputs import Found, Problem, display_name, problem_diagnostic
+    from .files.inputs import Found, Problem, display_name, problem_diagnostic
     from .writer import Style
 
     if check_only and write:
@@ -287,7 +287,7 @@ def show(file: str, hand: int | None, line: int | None, full: bool, plain: bool)
     import os
 
     from .model.diagnostics import format_text, printable
-    from .inputs import Problem, problem_diagnostic
+    from .files.inputs import Problem, problem_diagnostic
     from .show import Style, Unreadable, show as show_table
 
     if hand is not None and line is not None:

@@ -33,9 +33,9 @@ from typing import BinaryIO
 
 from .model.codes import UNREADABLE
 from .model.diagnostics import Diagnostic
-from .discover import file_kind
+from .files.discover import file_kind
 from .model.events import Event
-from .inputs import STDIN, display_name, open_input
+from .files.inputs import STDIN, display_name, open_input
 from .reader import Item, read_stream
 from .textlines import regular_size
 from .writer import DEFAULT_STYLE, Style, write_lines

@@ -19,7 +19,7 @@ import pyparsing as pp
 from . import grammar
 from .model.cards import Card, Pile, parse_card, parse_pile
 from .model.diagnostics import Diagnostic, diagnostic
-from .discover import cannot_read
+from .files.discover import cannot_read
 from .model.events import (
     PASS, Action, Assertion, Blank, Blocked, Claim, Comment, Deal, Draw, Event, HandStart, Layout,
     MovePile, PlayCard, Quantity, Reveal, Span, Tag, Turn,

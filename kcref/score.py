@@ -18,7 +18,7 @@ from .cells import terminal, terminal_diagnostic
 from .chart import chart as draw_chart
 from .check import FileReport, check_file
 from .model.diagnostics import Diagnostic, format_text
-from .inputs import Found, Inputs, Problem, problem_diagnostic, resolve
+from .files.inputs import Found, Inputs, Problem, problem_diagnostic, resolve
 from .judge import plural
 from .score_output import render
 from .standings import HandSorter, Scoreboard, Tally, scoreboard

@@ -10,7 +10,7 @@ from .model.codes import UNREADABLE
 from .model.diagnostics import Diagnostic, printable
 from .model.events import Deal, Layout
 from .hands import HandRecord
-from .inputs import STDIN, display_name, open_input
+from .files.inputs import STDIN, display_name, open_input
 from .judge import plural
 from .moves import in_order
 from .model.options import Scoring

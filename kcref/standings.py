@@ -44,7 +44,7 @@ from .model.diagnostics import Diagnostic
 from .model.events import Tag
 from .model.options import Options, Scoring
 from .scoring import hand_score, highest_wins
-from .spool import Record, Spool
+from .files.spool import Record, Spool
 from .verdict import HandVerdict
 
 TAINTING = frozenset({"KC105", "KC201", "KC202", "KC203", "KC204", "KC206"})

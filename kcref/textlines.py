@@ -19,7 +19,7 @@ from typing import BinaryIO, Iterator, Union
 
 from .model.clip import clip
 from .model.diagnostics import Diagnostic, diagnostic
-from .discover import cannot_read
+from .files.discover import cannot_read
 
 LINE_LIMIT = 64 * 1024
 """The longest line read, in characters (without its line end)."""

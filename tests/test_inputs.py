@@ -14,10 +14,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from kcref import discover
+from kcref.files import discover
 from kcref.cli import main
-from kcref.discover import Found, Problem, Skipped, search
-from kcref.inputs import UsageProblem, resolve
+from kcref.files.discover import Found, Problem, Skipped, search
+from kcref.files.inputs import UsageProblem, resolve
 from tests.util import ROOT
 
 GOOD = ROOT / "samples" / "classic-night.log"

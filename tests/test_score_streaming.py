@@ -12,7 +12,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from kcref import spool, table_chunks
+from kcref.files import spool
+
+from kcref import table_chunks
 from kcref.model.diagnostics import json_text
 from kcref.chart import chart as draw_chart
 from kcref.check import check_file

@@ -8,7 +8,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from tabulate import tabulate, tabulate_formats
 
-from kcref.spool import Spool
+from kcref.files.spool import Spool
 from kcref.table_chunks import table_pieces
 
 SETTINGS = settings(max_examples=25, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])

@@ -13,7 +13,7 @@ import sys
 from collections.abc import Sequence
 from typing import BinaryIO, NamedTuple
 
-from .model.diagnostics import Diagnostic, diagnostic, printable
+from ..model.diagnostics import Diagnostic, diagnostic, printable
 from .discover import DEFAULT_GLOBS, Entry, Found, Problem, Skipped, cannot_read, search
 
 STDIN = "-"

@@ -1,0 +1,1 @@
+"""Finding and opening what a command reads, and writing files safely."""
