@@ -8,7 +8,7 @@ then times, as the median of R runs:
 
 - the full check (`kcref.check.check_file`: read, set-up checks, replay of every action), in
   actions judged per second, against the target of >= 100,000 actions/s;
-- the reader alone on the same file (`kcref.reader.read_file`), for comparison;
+- the reader alone on the same file (`kcref.notation.reader.read_file`), for comparison;
 - start-up: `kcref --version` against `python -c pass` (target: within 0.25 s).
 """
 
@@ -31,7 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from kcref.check import check_file  # noqa: E402
 from kcref.play import play_log  # noqa: E402
-from kcref.reader import read_file  # noqa: E402
+from kcref.notation.reader import read_file  # noqa: E402
 
 ACTIONS_TARGET = 100_000
 STARTUP_TARGET = 0.25

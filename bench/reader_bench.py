@@ -7,10 +7,10 @@ written with names and seat tags, symbols and letters, draws and passes, comment
 and a hand header with deals and a layout every ~30 turns; it need not be a legal game), then
 times, as the median of R runs:
 
-- the kcref reader, ``kcref.reader.read_file``, every event consumed;
+- the kcref reader, ``kcref.notation.reader.read_file``, every event consumed;
 - the ceiling: one compiled regex that splits each line of the same file into its tokens with
   ``finditer`` (a list of token strings per line), and nothing else;
-- pyparsing alone: every line of a 20,000-line prefix through ``kcref.reader.parse_line``, the
+- pyparsing alone: every line of a 20,000-line prefix through ``kcref.notation.reader.parse_line``, the
   normative grammar without any fast path, for comparison.
 
 The target is the reader at >= 50% of the ceiling's lines/s. ``--profile`` adds a cProfile
@@ -35,7 +35,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from kcref.reader import parse_line, read_file  # noqa: E402
+from kcref.notation.reader import parse_line, read_file  # noqa: E402
 
 TARGET = 0.50
 PREFIX_LINES = 20_000

@@ -2,7 +2,7 @@
 
     python bench/run.py [--runs R] [--big-mb M] [--skip-big]
 
-- reader: lines/s of `kcref.reader.read_file` against a plain `re` tokenizer (the ceiling) on a
+- reader: lines/s of `kcref.notation.reader.read_file` against a plain `re` tokenizer (the ceiling) on a
   generated log of 200,000 turn lines (bench/reader_bench.py); target >= 50% of the ceiling.
 - check: actions judged per second by `kcref.check.check_file` on a legal log of 2,000 hands
   played by `kcref.play` (bench/check_bench.py); target >= 100,000 actions/s.

@@ -20,7 +20,7 @@ import kcref
 from kcref.model.events import Action, Draw, PlayCard, Turn
 from kcref.play import BOTS
 from kcref.table import Table
-from kcref.writer import event_text
+from kcref.notation.writer import event_text
 
 
 class CautiousBot:

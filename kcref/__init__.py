@@ -14,7 +14,7 @@ __version__ = "0.1.0"
 
 _EXPORTS = {
     "check_file": "check", "check_text": "check", "FileReport": "check",
-    "read_file": "reader", "read_text": "reader",
+    "read_file": "notation.reader", "read_text": "notation.reader",
     "start_hand": "engine", "begin_turn": "engine", "apply": "engine", "end_turn": "engine",
     "can_end_turn": "engine", "legal_actions": "engine", "declare_blocked": "engine",
     "reveal": "engine", "settle": "engine",

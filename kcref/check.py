@@ -21,10 +21,10 @@ from .model.diagnostics import Diagnostic
 from .files.inputs import Found, Inputs, Problem, problem_diagnostic
 from .model.events import Tag
 from .hands import MAX_TAG_NAMES, HandRecord
-from .reader import read_file, read_stream, read_text
+from .notation.reader import read_file, read_stream, read_text
 from .referee import referee_hands
 from .setup import checked_hands
-from .sourcelines import SourceLines
+from .notation.sourcelines import SourceLines
 from .verdict import HandVerdict
 
 Emit = Callable[[Diagnostic], None]

@@ -151,9 +151,9 @@ def fmt(files: tuple[str, ...], check_only: bool, write: bool, globs: tuple[str,
       kcref fmt --write --ten T night.log
     """
     from .model.diagnostics import Diagnostic, format_text, printable
-    from .fmt import Mode, Outcome, format_file
+    from .notation.formatter import Mode, Outcome, format_file
     from .files.inputs import Found, Problem, display_name, problem_diagnostic
-    from .writer import Style
+    from .notation.writer import Style
 
     if check_only and write:
         raise click.UsageError("--check and --write cannot be used together")
@@ -241,7 +241,7 @@ def play(players: int, rules_name: str, options: tuple[str, ...], seed: int, han
       kcref play --rules classic --option Draw=start --bot random -o night.log
     """
     from .model.diagnostics import printable
-    from .fmt import write_atomically
+    from .notation.formatter import write_atomically
     from .play import play_log
 
     overrides: dict[str, str] = {}

@@ -16,9 +16,9 @@ from .model.clip import clip
 from .model.codes import UNREADABLE
 from .model.diagnostics import Diagnostic, diagnostic
 from .model.events import TRIVIA, Event, HandStart, Span, Tag
-from .grammar import KEYWORDS, NAME_RE
+from .notation.grammar import KEYWORDS, NAME_RE
 from .model.options import DEFAULT_PRESET, OPTION_TAGS_BY_NAME, PRESETS_BY_NAME, Options, resolve
-from .reader import Item
+from .notation.reader import Item
 
 NAME = re.compile(NAME_RE)
 """Codes that mean a file could not be read as text at all."""

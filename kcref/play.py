@@ -17,7 +17,7 @@ from .model.events import PASS, Action, Blocked, Deal, Draw, Event, HandStart, L
 from .model.options import OPTION_TAGS_BY_NAME, Options, Scoring, resolve
 from .model.cards import Card
 from .table import Table
-from .writer import DEFAULT_STYLE, Style, event_text
+from .notation.writer import DEFAULT_STYLE, Style, event_text
 
 NAMES = ("Ann", "Bob", "Cy", "Dee", "Eve", "Fay")
 MAX_TURNS = 2000

@@ -14,7 +14,7 @@ from .files.inputs import STDIN, display_name, open_input
 from .judge import plural
 from .moves import in_order
 from .model.options import Scoring
-from .reader import Item, read_stream
+from .notation.reader import Item, read_stream
 from .referee import Position, referee_hand, table_at
 from .setup import checked_hands
 from .table import Table

@@ -34,7 +34,7 @@ from kcref.model.events import (
     Tag,
     Turn,
 )
-from kcref.reader import Item, read_text
+from kcref.notation.reader import Item, read_text
 
 CASES_DIR = Path(__file__).resolve().parent.parent / "grammar" / "cases"
 CASE_PATH = "<case>"

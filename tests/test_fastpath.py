@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from kcref.model.diagnostics import Diagnostic
 from kcref.model.events import Event, Turn
-from kcref.reader import fast_line, fast_turn, parse_line, read_text
+from kcref.notation.reader import fast_line, fast_turn, parse_line, read_text
 
 PATH = "fast.log"
 LINENO = 7

@@ -9,7 +9,7 @@ from click.testing import CliRunner
 from kcref.check import check_file, check_text
 from kcref.cli import main
 from kcref.model.events import Turn
-from kcref.reader import read_text
+from kcref.notation.reader import read_text
 
 LOG = '[Players "Ann, Bob"]\nhand 1\nlayout N:5D E:JS S:KH W:2C\nAnn: 4S->N # ok\n'
 

@@ -10,12 +10,12 @@ from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kcref import fmt as fmt_module
+from kcref.notation import formatter as fmt_module
 from kcref.cli import main
 from kcref.model.diagnostics import Diagnostic
 from kcref.model.events import Blank
-from kcref.reader import read_text
-from kcref.writer import Style, write_text
+from kcref.notation.reader import read_text
+from kcref.notation.writer import Style, write_text
 from tests.strategies import logs, messy_logs
 from tests.util import ROOT
 

@@ -15,11 +15,11 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from kcref import fmt as fmt_module
+from kcref.notation import formatter as fmt_module
 from kcref.cli import main
 from kcref.model.events import Turn
-from kcref.fmt import CHUNK, STALE_AGE, Mode, Outcome, clean_stale, format_file
-from kcref.reader import read_text
+from kcref.notation.formatter import CHUNK, STALE_AGE, Mode, Outcome, clean_stale, format_file
+from kcref.notation.reader import read_text
 from tests.util import ROOT
 
 GOOD = ROOT / "samples" / "classic-night.log"
@@ -71,7 +71,7 @@ def test_memory_stays_flat(tmp_path: Path) -> None:
     # VmHWM, the peak resident memory of this process image (ru_maxrss keeps the parent's across exec).
     script = (
         "import re, sys\n"
-        "from kcref.fmt import Mode, format_file\n"
+        "from kcref.notation.formatter import Mode, format_file\n"
         "path, copy = sys.argv[1:]\n"
         "with open('/dev/null', 'wb') as out:\n"
         "    assert format_file(path, Mode.PRINT, on_error=print, out=out).value == 'printed'\n"

@@ -1,6 +1,6 @@
 """The grammar's lexical regexes agree with the spellings of kcref.model.cards.
 
-kcref.grammar imports nothing from kcref, so it keeps its own copy of the lexical rules
+kcref.notation.grammar imports nothing from kcref, so it keeps its own copy of the lexical rules
 (RANK_RE, SUIT_RE, PILE_RE, CARD_RE). These tests hold the two copies together: each regex
 matches exactly the spellings listed in kcref.model.cards, in every case, with U+FE0F after a suit
 symbol, and nothing else in all of Unicode; and every such spelling reads as the card or pile
@@ -15,7 +15,7 @@ import string
 
 import pytest
 
-from kcref import grammar
+from kcref.notation import grammar
 from kcref.model.cards import (
     RANK_SPELLINGS,
     SUIT_SPELLINGS,

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from kcref import reader
+from kcref.notation import reader
 from kcref.model.diagnostics import Diagnostic
 from kcref.model.events import Turn
 from tests.test_conformance import CASES, CASE_PATH, Case, render
@@ -100,7 +100,7 @@ def test_reading_is_linear_in_the_number_of_actions() -> None:
 def test_the_grammar_names_no_result_per_action() -> None:
     """pyparsing copies the list of a results name at each repeat: one named result per action
     made the grammar itself quadratic in the number of actions."""
-    from kcref import grammar
+    from kcref.notation import grammar
 
     result = grammar.parse_line("Ann: " + "; ".join(["draw", "4S->N", "N->E", "pass"] * 50))
     (turn,) = result
@@ -111,12 +111,12 @@ def test_the_grammar_names_no_result_per_action() -> None:
 def test_importing_kcref_leaves_pyparsing_defaults_alone() -> None:
     code = """
 import pyparsing as pp
-import kcref, kcref.grammar, kcref.reader
+import kcref, kcref.notation.grammar, kcref.notation.reader
 from kcref.model.events import HandStart
-from kcref import grammar
+from kcref.notation import grammar
 assert pp.Word(pp.alphas)[...].parse_string("a\\nb").as_list() == ["a", "b"]
 assert pp.Word(pp.alphas)[...].parse_string("a\\r\\nb\\tc").as_list() == ["a", "b", "c"]
-(event,) = kcref.reader.read_text("hand 1\\tdealer Ann")
+(event,) = kcref.notation.reader.read_text("hand 1\\tdealer Ann")
 assert isinstance(event, HandStart) and event.dealer == "Ann"
 try:
     grammar.parse_line("hand\\n1")
@@ -125,7 +125,7 @@ except pp.ParseBaseException:
 else:
     raise AssertionError("a newline must not separate words")
 pp.ParserElement.set_default_whitespace_chars(" ")  # a user's own choice changes nothing in kcref
-(event,) = kcref.reader.read_text("hand\\t2")
+(event,) = kcref.notation.reader.read_text("hand\\t2")
 assert event.number == 2
 print("ok")
 """

@@ -22,8 +22,8 @@ from typing import IO
 
 import pytest
 
-from kcref.reader import read_text
-from kcref.writer import write_text
+from kcref.notation.reader import read_text
+from kcref.notation.writer import write_text
 from tests.util import ROOT
 
 TIMEOUT = 20
@@ -426,7 +426,7 @@ def test_json_has_no_raw_c1_controls(tmp_path: Path) -> None:
 
 def test_import_keeps_pyparsing_default_whitespace() -> None:
     # kcref imports its grammar lazily: using the library (check_text) is what loads it.
-    code = ("import pyparsing as pp, kcref, kcref.grammar, kcref.reader; kcref.check_text('hand 1\\nAnn: draw\\n'); "
+    code = ("import pyparsing as pp, kcref, kcref.notation.grammar, kcref.notation.reader; kcref.check_text('hand 1\\nAnn: draw\\n'); "
             "assert pp.ParserElement.DEFAULT_WHITE_CHARS == ' \\n\\t\\r', repr(pp.ParserElement.DEFAULT_WHITE_CHARS); "
             "g = pp.Word(pp.alphas) + pp.Word(pp.nums); print(g.parse_string('abc\\n  42').as_list())")
     p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=TIMEOUT,

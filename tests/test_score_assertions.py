@@ -13,8 +13,8 @@ import pytest
 
 from kcref.check import check_text
 from kcref.model.events import Assertion, Claim, Quantity
-from kcref.reader import read_text
-from kcref.writer import write_text
+from kcref.notation.reader import read_text
+from kcref.notation.writer import write_text
 from tests.engine.logs import expectations
 
 CASES = sorted((Path(__file__).parent / "cases" / "assertions").glob("*.log"))

@@ -9,7 +9,7 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from kcref.cli import main
-from kcref.reader import Item, read_file
+from kcref.notation.reader import Item, read_file
 from kcref.show import Style, locate, show
 from tests.util import ROOT
 

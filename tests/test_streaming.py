@@ -18,9 +18,9 @@ from kcref.check import MAX_TAG_NAMES, check_file, check_text
 from kcref.model.codes import Severity
 from kcref.model.diagnostics import Diagnostic
 from kcref.model.events import Turn
-from kcref.reader import read_stream
-from kcref.sourcelines import SourceLines
-from kcref.textlines import LINE_LIMIT
+from kcref.notation.reader import read_stream
+from kcref.notation.sourcelines import SourceLines
+from kcref.notation.textlines import LINE_LIMIT
 from tests.util import ROOT
 
 LOG = ('[Players "Ann, Bob"]\nhand 1\ndeal Ann: 3H 7C QS 2D 9H 4S 5C\nlayout N:5D E:JS S:KH W:2C\n'
@@ -114,7 +114,7 @@ def test_the_source_lines_of_judged_hands_are_released() -> None:
     report = check_text('[Players "Ann, Bob"]\n' + hand * 50)
     assert all(d.source for d in report.diagnostics if d.line > 0)
     from kcref.check import check_items
-    from kcref.reader import read_text
+    from kcref.notation.reader import read_text
 
     check_items(read_text('[Players "Ann, Bob"]\n' + hand * 50, keep=sources), "<t>", sources=sources)
     assert sum(len(p.lines) for p in sources.parts) <= 2 * 3

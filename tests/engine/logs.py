@@ -6,7 +6,7 @@ import re
 
 from kcref.model.diagnostics import Diagnostic
 from kcref.hands import HandRecord, iter_hands
-from kcref.reader import read_text
+from kcref.notation.reader import read_text
 from kcref.setup import check_hand
 
 

@@ -12,7 +12,7 @@ from kcref.model.cards import CORNERS, DECK, FOUNDATIONS
 from kcref.check import check_text
 from kcref.hands import MAX_HAND_ITEMS
 from kcref.model.options import OPTION_TAGS, PRESETS_BY_NAME
-from kcref.reader import read_text
+from kcref.notation.reader import read_text
 from kcref.referee import referee_hands, table_at
 from kcref.setup import checked_hands
 from kcref.hands import HandRecord

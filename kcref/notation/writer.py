@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import Iterable, Iterator, NamedTuple
 
-from .model.cards import Card
-from .model.events import (
+from ..model.cards import Card
+from ..model.events import (
     Action, Assertion, Blank, Blocked, Comment, Deal, Draw, Event, HandStart, Layout, MovePile,
     PlayCard, Reveal, Tag, Turn,
 )

@@ -17,15 +17,15 @@ from typing import BinaryIO, Iterable, Iterator, NamedTuple, Union
 import pyparsing as pp
 
 from . import grammar
-from .model.cards import Card, Pile, parse_card, parse_pile
-from .model.diagnostics import Diagnostic, diagnostic
-from .files.discover import cannot_read
-from .model.events import (
+from ..model.cards import Card, Pile, parse_card, parse_pile
+from ..model.diagnostics import Diagnostic, diagnostic
+from ..files.discover import cannot_read
+from ..model.events import (
     PASS, Action, Assertion, Blank, Blocked, Claim, Comment, Deal, Draw, Event, HandStart, Layout,
     MovePile, PlayCard, Quantity, Reveal, Span, Tag, Turn,
 )
 from .sourcelines import SourceLines
-from .syntax import syntax_diagnostic
+from .syntax_errors import syntax_diagnostic
 from .textlines import text_lines
 
 Item = Union[Event, Diagnostic]
