@@ -3,7 +3,7 @@
     python bench/check_bench.py [--hands N] [--runs R] [--profile]
 
 It writes a complete, legal log of N hands (2,000 by default) played by the greedy bot with
-`kcref.play` (4 players, presets in turn: classic, commercial, family) to a temporary file,
+`kcref.engine.bots` (4 players, presets in turn: classic, commercial, family) to a temporary file,
 then times, as the median of R runs:
 
 - the full check (`kcref.check.check_file`: read, set-up checks, replay of every action), in
@@ -30,7 +30,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from kcref.check import check_file  # noqa: E402
-from kcref.play import play_log  # noqa: E402
+from kcref.engine.bots import play_log  # noqa: E402
 from kcref.notation.reader import read_file  # noqa: E402
 
 ACTIONS_TARGET = 100_000
@@ -94,7 +94,7 @@ def main(argv: list[str] | None = None) -> int:
     base, ours = startup(max(args.runs, 5))
 
     print(f"log: {args.hands} hands, {lines:,} lines, {actions:,} actions, {size / 1e6:.1f} MB "
-          f"(generated in {gen:.1f} s by `kcref.play`); errors found: {errors}")
+          f"(generated in {gen:.1f} s by `kcref.engine.bots`); errors found: {errors}")
     rows = [
         ("kcref check (full)", f"{actions / check_s:,.0f} actions/s", f"{lines / check_s:,.0f} lines/s",
          f">= {ACTIONS_TARGET:,} actions/s", "met" if actions / check_s >= ACTIONS_TARGET else "MISSED"),

@@ -25,7 +25,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
-from kcref.play import play_log  # noqa: E402
+from kcref.engine.bots import play_log  # noqa: E402
 
 TARGET_MB = 100
 

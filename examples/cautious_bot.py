@@ -18,8 +18,8 @@ from collections.abc import Sequence
 
 import kcref
 from kcref.model.events import Action, Draw, PlayCard, Turn
-from kcref.play import BOTS
-from kcref.table import Table
+from kcref.engine.bots import BOTS
+from kcref.engine.table import Table
 from kcref.notation.writer import event_text
 
 

@@ -15,16 +15,16 @@ __version__ = "0.1.0"
 _EXPORTS = {
     "check_file": "check", "check_text": "check", "FileReport": "check",
     "read_file": "notation.reader", "read_text": "notation.reader",
-    "start_hand": "engine", "begin_turn": "engine", "apply": "engine", "end_turn": "engine",
-    "can_end_turn": "engine", "legal_actions": "engine", "declare_blocked": "engine",
-    "reveal": "engine", "settle": "engine",
-    "IllegalAction": "judge", "Table": "table",
-    "deal_from_deck": "dealing", "shuffled_deck": "dealing",
+    "start_hand": "engine.turns", "begin_turn": "engine.turns", "apply": "engine.turns", "end_turn": "engine.turns",
+    "can_end_turn": "engine.turns", "legal_actions": "engine.turns", "declare_blocked": "engine.turns",
+    "reveal": "engine.turns", "settle": "engine.turns",
+    "IllegalAction": "engine.faults", "Table": "engine.table",
+    "deal_from_deck": "engine.dealing", "shuffled_deck": "engine.dealing",
     "referee_hand": "referee", "referee_hands": "referee",
     "HandVerdict": "verdict", "Penalty": "verdict",
     "Options": "model.options", "PRESETS": "model.options", "preset": "model.options",
     "PASS": "model.events", "PlayCard": "model.events", "MovePile": "model.events", "Draw": "model.events", "Pass": "model.events",
-    "play_log": "play", "play_hand": "play", "BOTS": "play",
+    "play_log": "engine.bots", "play_hand": "engine.bots", "BOTS": "engine.bots",
 }
 
 __all__ = ["__version__", *_EXPORTS]

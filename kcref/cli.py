@@ -242,7 +242,7 @@ def play(players: int, rules_name: str, options: tuple[str, ...], seed: int, han
     """
     from .model.diagnostics import printable
     from .notation.formatter import write_atomically
-    from .play import play_log
+    from .engine.bots import play_log
 
     overrides: dict[str, str] = {}
     for item in options:

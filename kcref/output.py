@@ -20,7 +20,7 @@ from .check import FileReport
 from .model.codes import Severity
 from .model.diagnostics import (LOG_COMMAND, MESSAGE_LIMIT, REPLACEMENT, Diagnostic, clip, defang, format_github,
                           format_text, github_command, json_text, printable)
-from .judge import plural
+from .engine.faults import plural
 
 FORMATS = ("text", "json", "github", "junit")
 

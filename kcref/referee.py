@@ -13,7 +13,7 @@ from typing import NamedTuple
 
 from .model.cards import Card, Pile
 from .model.diagnostics import Diagnostic, diagnostic
-from .engine import (
+from .engine.turns import (
     apply,
     begin_turn,
     declare_blocked,
@@ -24,11 +24,11 @@ from .engine import (
 )
 from .model.events import Blocked, Deal, Layout, Reveal, Span, Turn
 from .hands import Cut, HandRecord
-from .judge import IllegalAction, names_list
-from .moves import in_order
+from .engine.faults import IllegalAction, names_list
+from .engine.moves import in_order
 from .model.options import Scoring
-from .points import CARD_POINTS, CardValue, hand_value
-from .table import Table, Unchecked
+from .engine.values import CARD_POINTS, CardValue, hand_value
+from .engine.table import Table, Unchecked
 from .verdict import HandVerdict, Penalty
 
 

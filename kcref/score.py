@@ -19,7 +19,7 @@ from .chart import chart as draw_chart
 from .check import FileReport, check_file
 from .model.diagnostics import Diagnostic, format_text
 from .files.inputs import Found, Inputs, Problem, problem_diagnostic, resolve
-from .judge import plural
+from .engine.faults import plural
 from .score_output import render
 from .standings import HandSorter, Scoreboard, Tally, scoreboard
 from .verdict import HandVerdict

@@ -11,13 +11,13 @@ from .model.diagnostics import Diagnostic, printable
 from .model.events import Deal, Layout
 from .hands import HandRecord
 from .files.inputs import STDIN, display_name, open_input
-from .judge import plural
-from .moves import in_order
+from .engine.faults import plural
+from .engine.moves import in_order
 from .model.options import Scoring
 from .notation.reader import Item, read_stream
 from .referee import Position, referee_hand, table_at
 from .setup import checked_hands
-from .table import Table
+from .engine.table import Table
 
 RED = (Suit.H, Suit.D)
 GRID: tuple[tuple[Pile | None, ...], ...] = (

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from kcref.model.cards import DECK
 from kcref.check import check_text
 from kcref.cli import main
-from kcref.play import play_log
+from kcref.engine.bots import play_log
 from tests.util import ROOT
 
 CORPUS = sorted((ROOT / "tests" / "corpus").glob("*.log"))

@@ -7,7 +7,7 @@ import pytest
 from kcref.check import check_text
 from kcref.model.codes import Severity
 from kcref.model.options import resolve as resolve_options
-from kcref.play import BOTS, play_log
+from kcref.engine.bots import BOTS, play_log
 from kcref.model.options import PRESETS_BY_NAME
 
 

@@ -9,12 +9,12 @@ import pytest
 from logs import read_log
 
 from kcref.model.cards import Card, Pile, parse_card, parse_pile
-from kcref.engine import apply, begin_turn, end_turn, start_hand
+from kcref.engine.turns import apply, begin_turn, end_turn, start_hand
 from kcref.model.events import PASS, Action, Draw, MovePile, PlayCard
-from kcref.judge import IllegalAction
+from kcref.engine.faults import IllegalAction
 from kcref.model.options import Options, preset
 from kcref.referee import referee_hands
-from kcref.table import Table
+from kcref.engine.table import Table
 from kcref.verdict import HandVerdict
 
 NAMES = ("Ann", "Bob")

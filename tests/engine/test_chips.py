@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from helpers import options, run
 
-from kcref.engine import shared_stacks
+from kcref.engine.turns import shared_stacks
 from kcref.model.options import Scoring
 
 BOB_OUT = "Bob: 10H->E; 9S->E; 8D->E; 7C->E; 6H->E; 5S->E; 4D->E\n"

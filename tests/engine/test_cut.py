@@ -115,7 +115,7 @@ def test_a_hand_too_long_to_referee_is_cut_with_a_warning() -> None:
 def edited_games(draw: st.DrawFn) -> str:
     """A game the bots played, then edited by hand: lines dropped, doubled, swapped or with one
     card changed, so that the referee goes deep into hands before meeting the fault."""
-    from kcref.play import play_log
+    from kcref.engine.bots import play_log
 
     preset = draw(st.sampled_from(sorted(PRESETS_BY_NAME)))
     overrides = {tag: draw(st.sampled_from(OPTION_VALUES[tag]))

@@ -11,8 +11,8 @@ from helpers import act, cards, options, play, refusal, table
 
 from kcref.model.cards import DECK, Pile, Rank, parse_card
 from kcref.model.codes import CODES
-from kcref.dealing import deal_from_deck, shuffled_deck, turn_event
-from kcref.engine import apply, legal_actions
+from kcref.engine.dealing import deal_from_deck, shuffled_deck, turn_event
+from kcref.engine.turns import apply, legal_actions
 from kcref.model.events import Deal, Layout
 from kcref.model.options import CompletedPiles, DrawnKing, DrawTime, ForcedKings, LayoutKings
 

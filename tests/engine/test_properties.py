@@ -12,9 +12,9 @@ from logs import read_log
 from kcref.model.cards import DECK, Pile
 from kcref.check import check_text
 from kcref.model.codes import Severity
-from kcref.engine import apply, can_end_turn, end_turn, legal_actions
+from kcref.engine.turns import apply, can_end_turn, end_turn, legal_actions
 from kcref.model.events import PASS, Action, Draw, MovePile, PlayCard
-from kcref.judge import IllegalAction
+from kcref.engine.faults import IllegalAction
 from kcref.model.options import (
     CompletedPiles,
     DrawnKing,
@@ -26,7 +26,7 @@ from kcref.model.options import (
     with_scoring,
 )
 from kcref.referee import referee_hands
-from kcref.table import Table
+from kcref.engine.table import Table
 
 PILES = tuple(Pile)
 UNIVERSE: tuple[Action, ...] = (

@@ -12,8 +12,8 @@ import enum
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from .model.cards import CORNERS, DECK, FOUNDATIONS, Card, Pile
-from .model.options import Options
+from ..model.cards import CORNERS, DECK, FOUNDATIONS, Card, Pile
+from ..model.options import Options
 from .policy import Policy, policy_for
 
 

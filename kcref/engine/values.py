@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
-from .model.cards import Card, Rank
-from .model.options import Options, Scoring
+from ..model.cards import Card, Rank
+from ..model.options import Options, Scoring
 from .table import Table
 
 CardValue = Callable[[Card], int]

@@ -13,9 +13,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 
-from .model.cards import CORNERS, DECK, FOUNDATIONS, Card, Pile
-from .model.events import PASS, Action, Draw, MovePile, Pass, PlayCard
-from .judge import (
+from ..model.cards import CORNERS, DECK, FOUNDATIONS, Card, Pile
+from ..model.events import PASS, Action, Draw, MovePile, Pass, PlayCard
+from .faults import (
     IllegalAction,
     bad_move,
     bad_play,
@@ -35,8 +35,8 @@ from .moves import (
     may_move,
     pile_moves,
 )
-from .model.options import Options, Scoring
-from .points import chip_value, hand_value
+from ..model.options import Options, Scoring
+from .values import chip_value, hand_value
 from .policy import Fault
 from .table import Hand, Note, Table, Unchecked
 

@@ -7,7 +7,7 @@ both are red (it fits on 9C at W)".
 
 from __future__ import annotations
 
-from .model.cards import Card, Pile, Rank
+from ..model.cards import Card, Pile, Rank
 from .moves import CORNER_SET, PILES, fits, is_red, may_move, may_place
 from .table import Table
 

@@ -7,8 +7,8 @@ and for explaining an illegal action ("it fits on 9C at W").
 
 from __future__ import annotations
 
-from .model.cards import CORNERS, DECK, FOUNDATIONS, Card, Pile, Rank, Suit
-from .model.events import MovePile, PlayCard
+from ..model.cards import CORNERS, DECK, FOUNDATIONS, Card, Pile, Rank, Suit
+from ..model.events import MovePile, PlayCard
 from .table import Table
 
 PILES: tuple[Pile, ...] = (*FOUNDATIONS, *CORNERS)

@@ -12,10 +12,10 @@ import random
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from .model.cards import CORNERS, DECK, FOUNDATIONS, Card, Pile, Rank
-from .engine import HAND_SIZE, start_hand
-from .model.events import Action, Deal, Layout, Turn
-from .model.options import Options
+from ..model.cards import CORNERS, DECK, FOUNDATIONS, Card, Pile, Rank
+from .turns import HAND_SIZE, start_hand
+from ..model.events import Action, Deal, Layout, Turn
+from ..model.options import Options
 from .policy import policy_for
 from .table import Table
 

@@ -11,7 +11,7 @@ import enum
 from collections.abc import Callable, Mapping
 from typing import NamedTuple
 
-from .model.options import (
+from ..model.options import (
     CompletedPiles,
     DrawnKing,
     DrawTime,

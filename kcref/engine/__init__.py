@@ -1,0 +1,1 @@
+"""The rules engine: the table, legal moves, turns, rule faults, dealing and bots."""
