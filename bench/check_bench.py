@@ -6,7 +6,7 @@ It writes a complete, legal log of N hands (2,000 by default) played by the gree
 `kcref.engine.bots` (4 players, presets in turn: classic, commercial, family) to a temporary file,
 then times, as the median of R runs:
 
-- the full check (`kcref.check.check_file`: read, set-up checks, replay of every action), in
+- the full check (`kcref.referee.pipeline.check_file`: read, set-up checks, replay of every action), in
   actions judged per second, against the target of >= 100,000 actions/s;
 - the reader alone on the same file (`kcref.notation.reader.read_file`), for comparison;
 - start-up: `kcref --version` against `python -c pass` (target: within 0.25 s).
@@ -29,7 +29,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from kcref.check import check_file  # noqa: E402
+from kcref.referee.pipeline import check_file  # noqa: E402
 from kcref.engine.bots import play_log  # noqa: E402
 from kcref.notation.reader import read_file  # noqa: E402
 

@@ -4,7 +4,7 @@
 
 - reader: lines/s of `kcref.notation.reader.read_file` against a plain `re` tokenizer (the ceiling) on a
   generated log of 200,000 turn lines (bench/reader_bench.py); target >= 50% of the ceiling.
-- check: actions judged per second by `kcref.check.check_file` on a legal log of 2,000 hands
+- check: actions judged per second by `kcref.referee.pipeline.check_file` on a legal log of 2,000 hands
   played by `kcref.engine.bots` (bench/check_bench.py); target >= 100,000 actions/s.
 - play: hands per second of `kcref play` (the greedy bot, 4 players).
 - start-up: `kcref --version` against `python -c pass`; target within 0.25 s.
@@ -32,7 +32,7 @@ sys.path.insert(0, str(HERE))
 import check_bench  # noqa: E402
 import reader_bench  # noqa: E402
 
-from kcref.check import check_file  # noqa: E402
+from kcref.referee.pipeline import check_file  # noqa: E402
 from kcref.engine.bots import play_log  # noqa: E402
 
 SUMMARY = re.compile(r"(\d+) files?, (\d+) hands?, (\d+) errors?, (\d+) warnings?, (\d+) penalt(?:y|ies), (\d+) notes?")

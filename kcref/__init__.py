@@ -13,15 +13,15 @@ import importlib
 __version__ = "0.1.0"
 
 _EXPORTS = {
-    "check_file": "check", "check_text": "check", "FileReport": "check",
+    "check_file": "referee.pipeline", "check_text": "referee.pipeline", "FileReport": "referee.pipeline",
     "read_file": "notation.reader", "read_text": "notation.reader",
     "start_hand": "engine.turns", "begin_turn": "engine.turns", "apply": "engine.turns", "end_turn": "engine.turns",
     "can_end_turn": "engine.turns", "legal_actions": "engine.turns", "declare_blocked": "engine.turns",
     "reveal": "engine.turns", "settle": "engine.turns",
     "IllegalAction": "engine.faults", "Table": "engine.table",
     "deal_from_deck": "engine.dealing", "shuffled_deck": "engine.dealing",
-    "referee_hand": "referee", "referee_hands": "referee",
-    "HandVerdict": "verdict", "Penalty": "verdict",
+    "referee_hand": "referee.replay", "referee_hands": "referee.replay",
+    "HandVerdict": "referee.verdict", "Penalty": "referee.verdict",
     "Options": "model.options", "PRESETS": "model.options", "preset": "model.options",
     "PASS": "model.events", "PlayCard": "model.events", "MovePile": "model.events", "Draw": "model.events", "Pass": "model.events",
     "play_log": "engine.bots", "play_hand": "engine.bots", "BOTS": "engine.bots",

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 from .cells import terminal
 from .model.clip import clip
-from .scoring import UNITS, highest_wins
+from .referee.hand_score import UNITS, highest_wins
 from .standings import NO_TOTAL, RunningTotals, Scoreboard
 
 WIDTH = 60

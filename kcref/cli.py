@@ -57,7 +57,7 @@ def check(files: tuple[str, ...], fmt: str | None, globs: tuple[str, ...], jobs:
     """
     import os
 
-    from .check import FileReport, check_file, check_inputs, problem_report
+    from .referee.pipeline import FileReport, check_file, check_inputs, problem_report
     from .files.inputs import Found, Problem, display_name
     from .output import PRINTERS
 

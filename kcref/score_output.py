@@ -31,7 +31,7 @@ from .model.diagnostics import json_text
 from .engine.faults import plural
 from .model.options import OPTION_TAGS, Options, Scoring, preset
 from .rules_doc import value_text
-from .scoring import UNITS, highest_wins
+from .referee.hand_score import UNITS, highest_wins
 from .standings import SCORED, HandRow, Scoreboard
 from .table_chunks import table_pieces
 

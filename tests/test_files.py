@@ -6,7 +6,7 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from kcref.check import check_file, check_text
+from kcref.referee.pipeline import check_file, check_text
 from kcref.cli import main
 from kcref.model.events import Turn
 from kcref.notation.reader import read_text

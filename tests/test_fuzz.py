@@ -8,7 +8,7 @@ from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kcref.check import check_text
+from kcref.referee.pipeline import check_text
 from kcref.cli import main
 from kcref.model.codes import BY_CODE
 from tests.util import ROOT

@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kcref.model.cards import DECK
-from kcref.check import check_text
+from kcref.referee.pipeline import check_text
 from kcref.cli import main
 from kcref.engine.bots import play_log
 from tests.util import ROOT

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from kcref.check import check_text
+from kcref.referee.pipeline import check_text
 from kcref.model.codes import Severity
 from kcref.model.options import resolve as resolve_options
 from kcref.engine.bots import BOTS, play_log

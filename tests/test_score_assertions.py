@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from kcref.check import check_text
+from kcref.referee.pipeline import check_text
 from kcref.model.events import Assertion, Claim, Quantity
 from kcref.notation.reader import read_text
 from kcref.notation.writer import write_text

@@ -17,7 +17,7 @@ from kcref.files import spool
 from kcref import table_chunks
 from kcref.model.diagnostics import json_text
 from kcref.chart import chart as draw_chart
-from kcref.check import check_file
+from kcref.referee.pipeline import check_file
 from kcref.model.diagnostics import Diagnostic
 from kcref.model.options import Scoring, preset, with_scoring
 from kcref.score import EXIT_OK, score_paths, score_reports

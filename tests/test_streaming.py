@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from kcref.check import MAX_TAG_NAMES, check_file, check_text
+from kcref.referee.pipeline import MAX_TAG_NAMES, check_file, check_text
 from kcref.model.codes import Severity
 from kcref.model.diagnostics import Diagnostic
 from kcref.model.events import Turn
@@ -113,7 +113,7 @@ def test_the_source_lines_of_judged_hands_are_released() -> None:
     sources = SourceLines()
     report = check_text('[Players "Ann, Bob"]\n' + hand * 50)
     assert all(d.source for d in report.diagnostics if d.line > 0)
-    from kcref.check import check_items
+    from kcref.referee.pipeline import check_items
     from kcref.notation.reader import read_text
 
     check_items(read_text('[Players "Ann, Bob"]\n' + hand * 50, keep=sources), "<t>", sources=sources)

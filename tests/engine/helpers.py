@@ -13,9 +13,9 @@ from kcref.engine.turns import apply, begin_turn, end_turn, start_hand
 from kcref.model.events import PASS, Action, Draw, MovePile, PlayCard
 from kcref.engine.faults import IllegalAction
 from kcref.model.options import Options, preset
-from kcref.referee import referee_hands
+from kcref.referee.replay import referee_hands
 from kcref.engine.table import Table
-from kcref.verdict import HandVerdict
+from kcref.referee.verdict import HandVerdict
 
 NAMES = ("Ann", "Bob")
 PRESET_NAMES = ("classic", "commercial", "family")

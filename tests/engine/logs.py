@@ -5,9 +5,9 @@ from __future__ import annotations
 import re
 
 from kcref.model.diagnostics import Diagnostic
-from kcref.hands import HandRecord, iter_hands
+from kcref.referee.grouping import HandRecord, iter_hands
 from kcref.notation.reader import read_text
-from kcref.setup import check_hand
+from kcref.referee.setup_checks import check_hand
 
 
 def read_log(text: str, path: str = "case.log") -> list[HandRecord]:

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from logs import expectations
 
-from kcref.check import check_text
+from kcref.referee.pipeline import check_text
 
 CASES = sorted((Path(__file__).parent.parent / "cases" / "rules").glob("*.log"))
 

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from logs import read_log
 
 from kcref.model.cards import DECK, Pile
-from kcref.check import check_text
+from kcref.referee.pipeline import check_text
 from kcref.model.codes import Severity
 from kcref.engine.turns import apply, can_end_turn, end_turn, legal_actions
 from kcref.model.events import PASS, Action, Draw, MovePile, PlayCard
@@ -25,7 +25,7 @@ from kcref.model.options import (
     Scoring,
     with_scoring,
 )
-from kcref.referee import referee_hands
+from kcref.referee.replay import referee_hands
 from kcref.engine.table import Table
 
 PILES = tuple(Pile)

@@ -11,12 +11,12 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from .model.cards import Card
-from .model.diagnostics import Diagnostic, diagnostic
-from .model.events import Assertion, Blocked, Claim, Quantity, Span, Turn
-from .hands import HandRecord, unknown_player
-from .model.options import Scoring
-from .scoring import CHIP_SYSTEMS, SCORERS, chips_paid, unknown_value
+from ..model.cards import Card
+from ..model.diagnostics import Diagnostic, diagnostic
+from ..model.events import Assertion, Blocked, Claim, Quantity, Span, Turn
+from .grouping import HandRecord, unknown_player
+from ..model.options import Scoring
+from .hand_score import CHIP_SYSTEMS, SCORERS, chips_paid, unknown_value
 from .verdict import HandVerdict
 
 CHIP_QUANTITIES = frozenset({Quantity.CHIPS, Quantity.PAID, Quantity.POT})

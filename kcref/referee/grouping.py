@@ -12,13 +12,13 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import Iterable, Iterator, NamedTuple
 
-from .model.clip import clip
-from .model.codes import UNREADABLE
-from .model.diagnostics import Diagnostic, diagnostic
-from .model.events import TRIVIA, Event, HandStart, Span, Tag
-from .notation.grammar import KEYWORDS, NAME_RE
-from .model.options import DEFAULT_PRESET, OPTION_TAGS_BY_NAME, PRESETS_BY_NAME, Options, resolve
-from .notation.reader import Item
+from ..model.clip import clip
+from ..model.codes import UNREADABLE
+from ..model.diagnostics import Diagnostic, diagnostic
+from ..model.events import TRIVIA, Event, HandStart, Span, Tag
+from ..notation.grammar import KEYWORDS, NAME_RE
+from ..model.options import DEFAULT_PRESET, OPTION_TAGS_BY_NAME, PRESETS_BY_NAME, Options, resolve
+from ..notation.reader import Item
 
 NAME = re.compile(NAME_RE)
 """Codes that mean a file could not be read as text at all."""

@@ -11,9 +11,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Mapping
 from typing import NamedTuple
 
-from .model.cards import Card, Pile
-from .model.diagnostics import Diagnostic, diagnostic
-from .engine.turns import (
+from ..model.cards import Card, Pile
+from ..model.diagnostics import Diagnostic, diagnostic
+from ..engine.turns import (
     apply,
     begin_turn,
     declare_blocked,
@@ -22,13 +22,13 @@ from .engine.turns import (
     settle,
     start_hand,
 )
-from .model.events import Blocked, Deal, Layout, Reveal, Span, Turn
-from .hands import Cut, HandRecord
-from .engine.faults import IllegalAction, names_list
-from .engine.moves import in_order
-from .model.options import Scoring
-from .engine.values import CARD_POINTS, CardValue, hand_value
-from .engine.table import Table, Unchecked
+from ..model.events import Blocked, Deal, Layout, Reveal, Span, Turn
+from .grouping import Cut, HandRecord
+from ..engine.faults import IllegalAction, names_list
+from ..engine.moves import in_order
+from ..model.options import Scoring
+from ..engine.values import CARD_POINTS, CardValue, hand_value
+from ..engine.table import Table, Unchecked
 from .verdict import HandVerdict, Penalty
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import NamedTuple
 
-from .model.options import Scoring
+from ..model.options import Scoring
 from .verdict import HandVerdict
 
 HIGHEST_WINS = frozenset({Scoring.NONE, Scoring.CHIPS, Scoring.CHIP_STACKS})

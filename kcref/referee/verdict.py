@@ -5,10 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from .model.cards import Card
-from .model.diagnostics import Diagnostic
-from .model.events import Span
-from .model.options import Options
+from ..model.cards import Card
+from ..model.diagnostics import Diagnostic
+from ..model.events import Span
+from ..model.options import Options
 
 
 class Penalty(NamedTuple):
