@@ -21,7 +21,7 @@ from .model.diagnostics import Diagnostic, format_text
 from .files.inputs import Found, Inputs, Problem, problem_diagnostic, resolve
 from .engine.faults import plural
 from .score_output import render
-from .standings import HandSorter, Scoreboard, Tally, scoreboard
+from .scoring.standings import HandSorter, Scoreboard, Tally, scoreboard
 from .referee.verdict import HandVerdict
 
 EXIT_OK, EXIT_ERRORS, EXIT_USAGE = 0, 1, 2

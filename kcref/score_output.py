@@ -32,7 +32,7 @@ from .engine.faults import plural
 from .model.options import OPTION_TAGS, Options, Scoring, preset
 from .rules_doc import value_text
 from .referee.hand_score import UNITS, highest_wins
-from .standings import SCORED, HandRow, Scoreboard
+from .scoring.standings import SCORED, HandRow, Scoreboard
 from .table_chunks import table_pieces
 
 VIEWS = ("player", "hand", "night")

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from kcref.score import EXIT_ERRORS, EXIT_OK, score_paths
-from kcref.standings import SCORED, Scoreboard
+from kcref.scoring.standings import SCORED, Scoreboard
 
 CASES_DIR = Path(__file__).resolve().parent / "cases" / "score"
 CASES = sorted(p for p in CASES_DIR.iterdir() if p.is_dir())

@@ -12,7 +12,7 @@ from kcref.referee.pipeline import FileReport, check_text
 from kcref.model.options import Options, Scoring, preset, with_scoring
 from kcref.score import EXIT_OK, score_reports
 from kcref.referee.hand_score import hand_score
-from kcref.standings import Scoreboard, scoreboard
+from kcref.scoring.standings import Scoreboard, scoreboard
 from tests.engine.bot import game_log
 
 SETTINGS = settings(max_examples=30, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])

@@ -22,7 +22,7 @@ from kcref.model.diagnostics import Diagnostic
 from kcref.model.options import Scoring, preset, with_scoring
 from kcref.score import EXIT_OK, score_paths, score_reports
 from kcref.score_output import FORMATS, VIEWS, render
-from kcref.standings import SCORED, HandRows, HandSorter, Tally
+from kcref.scoring.standings import SCORED, HandRows, HandSorter, Tally
 from tests.engine.bot import game_log
 
 SETTINGS = settings(max_examples=40, deadline=None, database=None,

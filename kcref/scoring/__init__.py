@@ -1,0 +1,1 @@
+"""Scoring across hands, games and nights: running totals and standings."""
