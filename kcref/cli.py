@@ -59,7 +59,7 @@ def check(files: tuple[str, ...], fmt: str | None, globs: tuple[str, ...], jobs:
 
     from .referee.pipeline import FileReport, check_file, check_inputs, problem_report
     from .files.inputs import Found, Problem, display_name
-    from .output import PRINTERS
+    from .output.check_formats import PRINTERS
 
     fmt = fmt or ("github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text")
     inputs = _resolve(files, globs)
@@ -206,7 +206,7 @@ def rules(preset: str | None) -> None:
       kcref rules commercial
     """
     from .model.options import PRESETS_BY_NAME
-    from .rules_doc import overview, preset_detail
+    from .output.rules_text import overview, preset_detail
 
     if preset is None:
         click.echo(overview(), nl=False)
@@ -288,7 +288,7 @@ def show(file: str, hand: int | None, line: int | None, full: bool, plain: bool)
 
     from .model.diagnostics import format_text, printable
     from .files.inputs import Problem, problem_diagnostic
-    from .show import Style, Unreadable, show as show_table
+    from .output.table_view import Style, Unreadable, show as show_table
 
     if hand is not None and line is not None:
         raise click.UsageError("give --hand or --line, not both")
@@ -309,7 +309,7 @@ def show(file: str, hand: int | None, line: int | None, full: bool, plain: bool)
 
 
 def _score_format(ctx: click.Context, param: click.Parameter, value: str) -> str:
-    from .score_output import FORMATS
+    from .output.score_formats import FORMATS
 
     if value not in FORMATS:
         raise click.BadParameter(f"'{value}' is not a format: expected csv, json or a tabulate table format "
@@ -349,7 +349,7 @@ def score(files: tuple[str, ...], by: str, fmt: str, globs: tuple[str, ...], cha
       kcref score --by night --format github nights/*.log
       kcref score --format json --skip-invalid nights/*.log
     """
-    from .score import score_inputs
+    from .output.score_report import score_inputs
 
     if chart and fmt in ("csv", "json", "tsv"):
         raise click.UsageError(f"--chart draws in the terminal: it does not go with --format {fmt}")

@@ -21,7 +21,7 @@ from kcref.cli import main
 from kcref.model.codes import Severity
 from kcref.model.diagnostics import (_HIDDEN_BUT_BREAKS, Diagnostic, defang, format_github, format_json, format_text,
                                json_text, printable, shown_path, starts_like_command)
-from kcref.output import xml_safe
+from kcref.output.check_formats import xml_safe
 from tests.util import ROOT
 
 ESC_TITLE = "\x1b]0;PWNED\x07"

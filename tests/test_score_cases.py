@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from kcref.score import EXIT_ERRORS, EXIT_OK, score_paths
+from kcref.output.score_report import EXIT_ERRORS, EXIT_OK, score_paths
 from kcref.scoring.standings import SCORED, Scoreboard
 
 CASES_DIR = Path(__file__).resolve().parent / "cases" / "score"

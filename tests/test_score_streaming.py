@@ -14,14 +14,14 @@ from hypothesis import strategies as st
 
 from kcref.files import spool
 
-from kcref import table_chunks
+from kcref.output import table_chunks
 from kcref.model.diagnostics import json_text
-from kcref.chart import chart as draw_chart
+from kcref.output.chart import chart as draw_chart
 from kcref.referee.pipeline import check_file
 from kcref.model.diagnostics import Diagnostic
 from kcref.model.options import Scoring, preset, with_scoring
-from kcref.score import EXIT_OK, score_paths, score_reports
-from kcref.score_output import FORMATS, VIEWS, render
+from kcref.output.score_report import EXIT_OK, score_paths, score_reports
+from kcref.output.score_formats import FORMATS, VIEWS, render
 from kcref.scoring.standings import SCORED, HandRows, HandSorter, Tally
 from tests.engine.bot import game_log
 

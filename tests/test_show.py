@@ -8,7 +8,7 @@ import pytest
 from click.testing import CliRunner
 
 from kcref.cli import main
-from kcref.show import Style, show
+from kcref.output.table_view import Style, show
 from tests.util import ROOT, assert_golden
 
 CASES = [

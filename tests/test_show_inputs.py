@@ -10,7 +10,7 @@ from click.testing import CliRunner
 
 from kcref.cli import main
 from kcref.notation.reader import Item, read_file
-from kcref.show import Style, locate, show
+from kcref.output.table_view import Style, locate, show
 from tests.util import ROOT
 
 CLASSIC = "samples/classic-night.log"

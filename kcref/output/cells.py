@@ -13,8 +13,8 @@ from collections.abc import Callable, Mapping
 
 from tabulate import LATEX_ESCAPE_RULES
 
-from .model.clip import ELLIPSIS, LIMIT, clip
-from .model.diagnostics import Diagnostic, defang, printable
+from ..model.clip import ELLIPSIS, LIMIT, clip
+from ..model.diagnostics import Diagnostic, defang, printable
 
 def terminal(text: str) -> str:
     """``text`` safe in plain output: :func:`~kcref.diagnostics.printable` (controls, bidi and

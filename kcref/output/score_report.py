@@ -16,13 +16,13 @@ from typing import NamedTuple
 
 from .cells import terminal, terminal_diagnostic
 from .chart import chart as draw_chart
-from .referee.pipeline import FileReport, check_file
-from .model.diagnostics import Diagnostic, format_text
-from .files.inputs import Found, Inputs, Problem, problem_diagnostic, resolve
-from .engine.faults import plural
-from .score_output import render
-from .scoring.standings import HandSorter, Scoreboard, Tally, scoreboard
-from .referee.verdict import HandVerdict
+from ..referee.pipeline import FileReport, check_file
+from ..model.diagnostics import Diagnostic, format_text
+from ..files.inputs import Found, Inputs, Problem, problem_diagnostic, resolve
+from ..engine.faults import plural
+from .score_formats import render
+from ..scoring.standings import HandSorter, Scoreboard, Tally, scoreboard
+from ..referee.verdict import HandVerdict
 
 EXIT_OK, EXIT_ERRORS, EXIT_USAGE = 0, 1, 2
 

@@ -7,7 +7,7 @@ from dataclasses import fields
 
 from tabulate import tabulate
 
-from .model.options import OPTION_TAGS, PRESETS, PRESETS_BY_NAME, Options, Preset
+from ..model.options import OPTION_TAGS, PRESETS, PRESETS_BY_NAME, Options, Preset
 
 
 SEEDS_NOTE = ("The seeds are the four published descriptions of the game that kcref is built from: 000 a boxed\n"

@@ -12,9 +12,9 @@ import math
 from collections.abc import Sequence
 
 from .cells import terminal
-from .model.clip import clip
-from .referee.hand_score import UNITS, highest_wins
-from .scoring.standings import NO_TOTAL, RunningTotals, Scoreboard
+from ..model.clip import clip
+from ..referee.hand_score import UNITS, highest_wins
+from ..scoring.standings import NO_TOTAL, RunningTotals, Scoreboard
 
 WIDTH = 60
 """The most characters a player's line takes."""

@@ -1,0 +1,1 @@
+"""Everything printed: check and score formats, tables, charts, the table view and the rules text."""
