@@ -153,7 +153,7 @@ def fmt(files: tuple[str, ...], check_only: bool, write: bool, globs: tuple[str,
     from .model.diagnostics import Diagnostic, format_text, printable
     from .notation.formatter import Mode, Outcome, format_file
     from .files.inputs import Found, Problem, display_name, problem_diagnostic
-    from .notation.writer import Style
+    from .notation.writer import Spelling
 
     if check_only and write:
         raise click.UsageError("--check and --write cannot be used together")
@@ -161,7 +161,7 @@ def fmt(files: tuple[str, ...], check_only: bool, write: bool, globs: tuple[str,
         raise click.UsageError("--write cannot rewrite standard input")
     inputs = _resolve(files, globs)
     mode = Mode.CHECK if check_only else Mode.WRITE if write else Mode.PRINT
-    style = Style(ten=ten, symbols=symbols)
+    spelling = Spelling(ten=ten, symbols=symbols)
     sys.stdout.flush()
     out = sys.stdout.buffer
     status = EXIT_OK
@@ -177,7 +177,7 @@ def fmt(files: tuple[str, ...], check_only: bool, write: bool, globs: tuple[str,
             continue  # a file skipped has had its word
         name = printable(display_name(entry.path))
         try:
-            outcome = format_file(entry.path, mode, style, on_error=say, out=out)
+            outcome = format_file(entry.path, mode, spelling, on_error=say, out=out)
         except OSError as exc:
             click.echo(f"{name}: cannot write: {exc.strerror or exc}; the file is unchanged", err=True)
             status = EXIT_USAGE
@@ -288,7 +288,7 @@ def show(file: str, hand: int | None, line: int | None, full: bool, plain: bool)
 
     from .model.diagnostics import format_text, printable
     from .files.inputs import Problem, problem_diagnostic
-    from .output.table_view import Style, Unreadable, show as show_table
+    from .output.table_view import Unreadable, ViewStyle, show as show_table
 
     if hand is not None and line is not None:
         raise click.UsageError("give --hand or --line, not both")
@@ -298,7 +298,7 @@ def show(file: str, hand: int | None, line: int | None, full: bool, plain: bool)
         sys.exit(EXIT_USAGE)
     colour = not plain and sys.stdout.isatty() and not os.environ.get("NO_COLOR")
     try:
-        text = show_table(file, hand, line, Style(ascii=plain or not sys.stdout.isatty(), colour=colour, full=full))
+        text = show_table(file, hand, line, ViewStyle(ascii=plain or not sys.stdout.isatty(), colour=colour, full=full))
     except Unreadable as exc:
         click.echo(format_text(exc.diagnostic), err=True)
         sys.exit(EXIT_USAGE)

@@ -15,7 +15,7 @@ from kcref.cli import main
 from kcref.model.diagnostics import Diagnostic
 from kcref.model.events import Blank
 from kcref.notation.reader import read_text
-from kcref.notation.writer import Style, write_text
+from kcref.notation.writer import Spelling, write_text
 from tests.strategies import logs, messy_logs
 from tests.util import ROOT
 
@@ -23,7 +23,7 @@ SAMPLES = sorted(p for p in (ROOT / "samples").rglob("*.log") if "invalid" not i
     p for p in sorted((ROOT / "samples" / "invalid").glob("*.log"))
     if not any(isinstance(i, Diagnostic) and i.is_error for i in read_text(p.read_text(encoding="utf-8")))
 ]
-styles = st.builds(Style, st.sampled_from(["10", "T"]), st.booleans())
+styles = st.builds(Spelling, st.sampled_from(["10", "T"]), st.booleans())
 
 
 def events_of(text: str) -> list[object]:
@@ -37,8 +37,8 @@ def without_blanks(items: list[object]) -> list[object]:
 
 
 @pytest.mark.parametrize("sample", SAMPLES, ids=lambda p: p.name)
-@pytest.mark.parametrize("style", [Style(), Style("T", True)], ids=["letters", "symbols"])
-def test_samples_round_trip(sample: Path, style: Style) -> None:
+@pytest.mark.parametrize("style", [Spelling(), Spelling("T", True)], ids=["letters", "symbols"])
+def test_samples_round_trip(sample: Path, style: Spelling) -> None:
     text = sample.read_text(encoding="utf-8")
     once = write_text(events_of(text), style)
     assert without_blanks(events_of(once)) == without_blanks(events_of(text))
@@ -47,7 +47,7 @@ def test_samples_round_trip(sample: Path, style: Style) -> None:
 
 @settings(max_examples=150, deadline=None)
 @given(messy_logs(), styles)
-def test_messy_text_reads_as_its_events(case: tuple[list[object], str], style: Style) -> None:
+def test_messy_text_reads_as_its_events(case: tuple[list[object], str], style: Spelling) -> None:
     expected, text = case
     read = events_of(text)
     assert without_blanks(read) == without_blanks(expected)
@@ -58,7 +58,7 @@ def test_messy_text_reads_as_its_events(case: tuple[list[object], str], style: S
 
 @settings(max_examples=100, deadline=None)
 @given(logs, styles)
-def test_canonical_is_a_fixed_point(evs: list[object], style: Style) -> None:
+def test_canonical_is_a_fixed_point(evs: list[object], style: Spelling) -> None:
     once = write_text(evs, style)
     assert write_text(events_of(once), style) == once
     assert once == "" or (once.endswith("\n") and not once.endswith("\n\n"))

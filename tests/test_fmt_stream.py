@@ -57,7 +57,7 @@ def test_canonical_text_comes_out_as_the_events_go_in() -> None:
             consumed = i
             yield turn
 
-    chunks = fmt_module._Run(on_error=lambda d: None).chunks(turns(), fmt_module.DEFAULT_STYLE)
+    chunks = fmt_module._Run(on_error=lambda d: None).chunks(turns(), fmt_module.DEFAULT_SPELLING)
     first = next(chunks)
     assert first.startswith(b"Ann: 4S->N; draw\n") and len(first) >= CHUNK
     assert consumed < 10_000  # not the 200,000 events: the first chunk left long before the end

@@ -21,7 +21,7 @@ from kcref.referee.pipeline import check_file
 from kcref.model.diagnostics import Diagnostic
 from kcref.model.options import Scoring, preset, with_scoring
 from kcref.output.score_report import EXIT_OK, score_paths, score_reports
-from kcref.output.score_formats import FORMATS, VIEWS, render
+from kcref.output.score_formats import FORMATS, VIEWS, render_scores
 from kcref.scoring.standings import SCORED, HandRows, HandSorter, Tally
 from tests.engine.bot import game_log
 
@@ -170,7 +170,7 @@ def test_rows_read_back_in_chunks_give_the_output_of_rows_in_memory(
     for by in VIEWS:
         for fmt in FORMATS:
             drawn = "" if fmt in ("csv", "tsv", "json") else chart
-            streamed, kept = render(spooled, by, fmt, drawn, chunk_rows), render(whole, by, fmt, drawn, 10**9)
+            streamed, kept = render_scores(spooled, by, fmt, drawn, chunk_rows), render_scores(whole, by, fmt, drawn, 10**9)
             assert (str(streamed.out), str(streamed.err)) == (str(kept.out), str(kept.err)), (by, fmt)
 
 

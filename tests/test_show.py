@@ -8,7 +8,7 @@ import pytest
 from click.testing import CliRunner
 
 from kcref.cli import main
-from kcref.output.table_view import Style, show
+from kcref.output.table_view import ViewStyle, show
 from tests.util import ROOT, assert_golden
 
 CASES = [
@@ -35,14 +35,14 @@ def test_show_not_a_tty_is_plain(in_root: Path) -> None:
 
 def test_colour_and_symbols() -> None:
     path = str(ROOT / "samples" / "commercial-night.log")
-    coloured = show(path, line=25, style=Style(colour=True))
+    coloured = show(path, line=25, style=ViewStyle(colour=True))
     assert "\x1b[31m" in coloured and "♥" in coloured
-    assert "\x1b[" not in show(path, line=25, style=Style())
+    assert "\x1b[" not in show(path, line=25, style=ViewStyle())
 
 
 def test_show_line_walks_the_hand(in_root: Path) -> None:
-    before = show("samples/classic-night.log", line=12, style=Style(ascii=True))
-    after = show("samples/classic-night.log", line=13, style=Style(ascii=True))
+    before = show("samples/classic-night.log", line=12, style=ViewStyle(ascii=True))
+    after = show("samples/classic-night.log", line=13, style=ViewStyle(ascii=True))
     assert "> Ann" in before and "> Bob" in after
     assert "7H 6C" in after and "7H 6C" not in before
 

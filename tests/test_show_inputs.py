@@ -10,7 +10,7 @@ from click.testing import CliRunner
 
 from kcref.cli import main
 from kcref.notation.reader import Item, read_file
-from kcref.output.table_view import Style, locate, show
+from kcref.output.table_view import ViewStyle, locate, show
 from tests.util import ROOT
 
 CLASSIC = "samples/classic-night.log"
@@ -53,7 +53,7 @@ def test_a_line_before_the_layout_shows_the_deal_so_far(in_root: Path) -> None:
 def test_a_deal_line_in_a_later_hand(in_root: Path) -> None:
     text = (ROOT / CLASSIC).read_text(encoding="utf-8").split("\n")
     second = next(i for i, line in enumerate(text, 1) if line.startswith("hand 2"))
-    out = show(CLASSIC, line=second + 1, style=Style(ascii=True))
+    out = show(CLASSIC, line=second + 1, style=ViewStyle(ascii=True))
     assert out.startswith(f"samples/classic-night.log: hand 2, classic rules, dealer Ann, after line {second + 1}\n")
     assert out.count("7 cards") == 1 and out.count("not dealt yet") == 2 and "Bob plays first" in out
 
@@ -65,7 +65,7 @@ def test_standard_input_is_read_once(in_root: Path) -> None:
     for args, where in cases:
         code, out, _ = run("-", *args, input=data)
         assert code == 0
-        assert out == show(CLASSIC, style=Style(ascii=True), **where).replace(f"{CLASSIC}:", "<stdin>:", 1)
+        assert out == show(CLASSIC, style=ViewStyle(ascii=True), **where).replace(f"{CLASSIC}:", "<stdin>:", 1)
 
 
 def test_locate_reads_no_further_than_it_needs(in_root: Path) -> None:

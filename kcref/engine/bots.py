@@ -17,7 +17,7 @@ from ..model.events import PASS, Action, Blocked, Deal, Draw, Event, HandStart, 
 from ..model.options import OPTION_TAGS_BY_NAME, Options, Scoring, resolve
 from ..model.cards import Card
 from .table import Table
-from ..notation.writer import DEFAULT_STYLE, Style, event_text
+from ..notation.writer import DEFAULT_SPELLING, Spelling, event_text
 
 NAMES = ("Ann", "Bob", "Cy", "Dee", "Eve", "Fay")
 MAX_TURNS = 2000
@@ -112,7 +112,7 @@ def play_hand(options: Options, names: Sequence[str], dealer: int, bot: Bot, rng
 
 
 def play_log(players: int | Sequence[str], rules: str = "classic", overrides: Mapping[str, str] | None = None,
-             seed: int = 0, hands: int = 1, bot: str = "greedy", style: Style = DEFAULT_STYLE) -> Iterator[str]:
+             seed: int = 0, hands: int = 1, bot: str = "greedy", spelling: Spelling = DEFAULT_SPELLING) -> Iterator[str]:
     """The lines (each ending in a newline) of a complete, full-information log of self-play.
 
     ``players`` is a count (names Ann, Bob, ...) or the names themselves.
@@ -127,17 +127,17 @@ def play_log(players: int | Sequence[str], rules: str = "classic", overrides: Ma
     header: list[Event] = [Tag("Players", ", ".join(names)), Tag("Rules", rules.lower()),
                            *(Tag(OPTION_TAGS_BY_NAME[k.lower()].tag, v) for k, v in overrides.items())]
     for event in header:
-        yield event_text(event, style) + "\n"
+        yield event_text(event, spelling) + "\n"
     dealer = len(names) - 1
     stacks: list[int] | None = None
     pot = 0
     for number in range(1, hands + 1):
-        yield "\n" + event_text(HandStart(number, names[dealer]), style) + "\n"
+        yield "\n" + event_text(HandStart(number, names[dealer]), spelling) + "\n"
         keep = options.scoring is Scoring.CHIP_STACKS
         played = play_hand(options, names, dealer, chosen, rng,
                            stacks=stacks if keep else None, pot=pot if keep else 0)
         for event in played.events:
-            yield event_text(event, style) + "\n"
+            yield event_text(event, spelling) + "\n"
         if keep and played.table.stacks is not None:
             stacks, pot = list(played.table.stacks), played.table.pot
         dealer = (dealer + 1) % len(names)

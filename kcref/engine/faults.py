@@ -133,7 +133,7 @@ def where_is(t: Table, card: Card) -> str | None:
     for p, cards in t.piles.items():
         if card in cards:
             return f"it is already in pile {p}"
-    for seat, hand in enumerate(t.hands):
+    for seat, hand in enumerate(t.holdings):
         if card in hand.known:
             return f"{t.names[seat]} holds it"
     for pile in t.removed:
@@ -147,7 +147,7 @@ def where_is(t: Table, card: Card) -> str | None:
 def not_held(t: Table, card: Card) -> IllegalAction:
     """The error for playing ``card`` that the player whose turn it is cannot hold."""
     where = where_is(t, card)
-    if t.hand.unknown:
+    if t.holding.unknown:
         # The hand is partly unknown, so the card could only be refused because it was seen.
         return IllegalAction("KC309", f"{t.name} cannot hold {card}: {where}")
     return IllegalAction("KC308", f"{t.name} does not hold {card}" + (f" ({where})" if where else ""))

@@ -66,7 +66,7 @@ def card_targets(t: Table, card: Card) -> list[Pile]:
 def card_plays(t: Table, cards: set[Card] | None = None) -> list[PlayCard]:
     """Every card play the piles allow for ``cards`` (default: the known cards of the player
     whose turn it is), sorted for a stable order."""
-    held = t.hand.known if cards is None else cards
+    held = t.holding.known if cards is None else cards
     return [PlayCard(c, p) for c in in_order(held) for p in PILES if may_place(t, c, p)]
 
 
@@ -78,7 +78,7 @@ def pile_moves(t: Table) -> list[MovePile]:
 def first_play(t: Table) -> PlayCard | MovePile | None:
     """A play the player whose turn it is could make now with the cards known to be held
     (a card from hand or a pile move), or ``None``."""
-    for c in in_order(t.hand.known):
+    for c in in_order(t.holding.known):
         for p in PILES:
             if may_place(t, c, p):
                 return PlayCard(c, p)

@@ -41,8 +41,8 @@ class Note(NamedTuple):
     step: int | None
 
 
-class Hand:
-    """One player's cards: the known ones and how many unknown ones."""
+class Holding:
+    """One player's cards (not a hand of the game): the known ones and how many unknown ones."""
 
     __slots__ = ("known", "unknown")
 
@@ -57,12 +57,12 @@ class Hand:
     def fully_known(self) -> bool:
         return self.unknown == 0
 
-    def copy(self) -> Hand:
-        return Hand(set(self.known), self.unknown)
+    def copy(self) -> Holding:
+        return Holding(set(self.known), self.unknown)
 
     def __repr__(self) -> str:
         cards = " ".join(sorted(str(c) for c in self.known))
-        return f"Hand({cards}{' +' + str(self.unknown) + '?' if self.unknown else ''})"
+        return f"Holding({cards}{' +' + str(self.unknown) + '?' if self.unknown else ''})"
 
 
 class Table:
@@ -82,7 +82,7 @@ class Table:
         "deck",
         "draw_step",
         "drawn",
-        "hands",
+        "holdings",
         "idle",
         "kings_judged",
         "maybe_king",
@@ -115,7 +115,7 @@ class Table:
         self.n = len(self.names)
         self.dealer = dealer
         self.piles: dict[Pile, list[Card]] = {p: [] for p in (*FOUNDATIONS, *CORNERS)}
-        self.hands: list[Hand] = [Hand() for _ in range(self.n)]
+        self.holdings: list[Holding] = [Holding() for _ in range(self.n)]
         self.stock = 0
         self.deck: list[Card] | None = None
         self.seen: set[Card] = set()
@@ -173,14 +173,14 @@ class Table:
         return self.names[self.player]
 
     @property
-    def hand(self) -> Hand:
-        """The hand of the player whose turn it is."""
-        return self.hands[self.player]
+    def holding(self) -> Holding:
+        """The cards of the player whose turn it is."""
+        return self.holdings[self.player]
 
     @property
     def full_information(self) -> bool:
         """True when every card in every hand is known."""
-        return all(h.unknown == 0 for h in self.hands)
+        return all(h.unknown == 0 for h in self.holdings)
 
     @property
     def chips_played(self) -> bool:
@@ -205,7 +205,7 @@ class Table:
 
     def card_count(self) -> int:
         """Cards on the table, in hands, in the stock and removed: always 52."""
-        return (sum(len(p) for p in self.piles.values()) + sum(len(h) for h in self.hands)
+        return (sum(len(p) for p in self.piles.values()) + sum(len(h) for h in self.holdings)
                 + self.stock + sum(len(p) for p in self.removed))
 
     def mark_unchecked(self, what: Unchecked, seat: int) -> None:
@@ -219,7 +219,7 @@ class Table:
         for slot in Table.__slots__:
             setattr(t, slot, getattr(self, slot))
         t.piles = {p: list(c) for p, c in self.piles.items()}
-        t.hands = [h.copy() for h in self.hands]
+        t.holdings = [h.copy() for h in self.holdings]
         t.deck = list(self.deck) if self.deck is not None else None
         t.seen = set(self.seen)
         t.removed = list(self.removed)
@@ -233,4 +233,4 @@ class Table:
 
     def __repr__(self) -> str:
         piles = " ".join(f"{p}:{'/'.join(map(str, c))}" for p, c in self.piles.items() if c)
-        return f"Table({piles} stock={self.stock} player={self.name} hands={self.hands})"
+        return f"Table({piles} stock={self.stock} player={self.name} hands={self.holdings})"

@@ -38,7 +38,7 @@ from .moves import (
 from ..model.options import Options, Scoring
 from .values import chip_value, hand_value
 from .policy import Fault
-from .table import Hand, Note, Table, Unchecked
+from .table import Holding, Note, Table, Unchecked
 
 KINGS: frozenset[Card] = frozenset(c for c in DECK if c.rank is KING)
 HAND_SIZE = 7
@@ -102,9 +102,9 @@ def start_hand(options: Options, names: Sequence[str], dealer: int,
     for seat in range(t.n):
         cards = deals.get(seat)
         if cards is None:
-            t.hands[seat] = Hand(unknown=HAND_SIZE)
+            t.holdings[seat] = Holding(unknown=HAND_SIZE)
         else:
-            t.hands[seat] = Hand(set(cards))
+            t.holdings[seat] = Holding(set(cards))
             t.dealt_kings[seat] = frozenset(c for c in cards if c.rank is KING)
             t.seen.update(cards)
     for i, (pile, card) in enumerate(layout):
@@ -157,7 +157,7 @@ def _could_be_drawn_king(t: Table, action: Action) -> bool:
         return False
     card, pile = action.card, action.pile
     return (card.rank is KING and pile in CORNER_SET and not t.piles[pile]
-            and card not in t.seen and t.hand.unknown > 0)
+            and card not in t.seen and t.holding.unknown > 0)
 
 
 def _phase(t: Table, action: Action) -> bool:
@@ -253,7 +253,7 @@ def _play_card(t: Table, action: PlayCard) -> None:
                                          f"Kings must go to a corner on the first turn")
     if not fit:
         raise _play_error(t, card, pile)
-    hand = t.hands[t.player]
+    hand = t.holdings[t.player]
     known = hand.known
     try:
         known.remove(card)
@@ -279,7 +279,7 @@ def _play_card(t: Table, action: PlayCard) -> None:
 
 def _play_error(t: Table, card: Card, pile: Pile) -> IllegalAction:
     """Why playing ``card`` on ``pile`` is refused: not holding it comes first."""
-    hand = t.hand
+    hand = t.holding
     if card not in hand.known and (not hand.unknown or card in t.seen):
         return not_held(t, card)
     return bad_play(t, card, pile)
@@ -317,7 +317,7 @@ def _draw(t: Table, action: Draw) -> None:
         play = first_play(t)
         if play is not None:
             raise IllegalAction("KC316", f"{t.name} may draw only when unable to play, and could play {play}")
-        if t.hand.unknown:
+        if t.holding.unknown:
             t.mark_unchecked(Unchecked.STUCK, t.player)
     card = action.card
     if t.deck is not None:
@@ -332,7 +332,7 @@ def _draw(t: Table, action: Draw) -> None:
     if t.deck is not None:
         t.deck.pop()
     t.stock -= 1
-    hand = t.hands[t.player]
+    hand = t.holdings[t.player]
     if card is None:
         hand.unknown += 1
         t.maybe_king = pol.place_drawn_king and not KINGS <= t.seen
@@ -370,7 +370,7 @@ def _draw_due(t: Table) -> bool | None:
         return True
     if first_play(t) is not None:
         return False
-    return None if t.hand.unknown else True
+    return None if t.holding.unknown else True
 
 
 def _missed_draw_error(t: Table) -> IllegalAction | None:
@@ -406,14 +406,14 @@ def _owes_corner(t: Table, king: Card) -> bool:
 
 def _where_king(t: Table, king: Card) -> str:
     """How a dealt King that is not in a corner is described: held, or played onto a pile."""
-    if king in t.hand.known:
+    if king in t.holding.known:
         return f"still holds the dealt King {king}"
     pile = next((p for p in FOUNDATIONS if king in t.piles[p]), None)
     return f"played the dealt King {king} onto {pile.value if pile else 'a foundation'}, not into a corner"
 
 
 def _kings_held_error(t: Table, held: list[Card], step: int) -> IllegalAction:
-    if all(k in t.hand.known for k in held):
+    if all(k in t.holding.known for k in held):
         kings = names_list([str(k) for k in held])
         what = f"still holds the dealt King{'s' if len(held) > 1 else ''} {kings}"
     else:
@@ -436,7 +436,7 @@ def _judge_dealt_kings(t: Table, step: int) -> None:
         raise _kings_held_error(t, held, step)
     chips = t.options.king_held_chips
     for k in held:
-        what = f"held the dealt King {k} past the first turn" if k in t.hand.known else _where_king(t, k)
+        what = f"held the dealt King {k} past the first turn" if k in t.holding.known else _where_king(t, k)
         _pay(t, seat, chips, "KC403", f"{t.name} {what}: pays {plural(chips, 'chip')}", step)
 
 
@@ -528,7 +528,7 @@ def legal_actions(t: Table) -> list[Action]:
         if t.maybe_king:
             return [PlayCard(k, c) for k in in_order(KINGS - t.seen) for c in CORNERS if not t.piles[c]]
         if t.closed == "KC327" and t.policy.forced_dealt:
-            return [PlayCard(k, c) for k in in_order(t.hand.known & KINGS) for c in CORNERS if not t.piles[c]]
+            return [PlayCard(k, c) for k in in_order(t.holding.known & KINGS) for c in CORNERS if not t.piles[c]]
         return []
     pol = t.policy
     if pol.draw_first and not t.drawn and t.stock:
@@ -567,7 +567,7 @@ def declare_blocked(t: Table) -> None:
 def reveal(t: Table, seat: int, cards: Sequence[Card]) -> None:
     """Check and record a ``reveal``: the cards left in a player's hand. ``step`` of an error
     is the index of the card to blame, or ``None`` for the line."""
-    hand = t.hands[seat]
+    hand = t.holdings[seat]
     name = t.names[seat]
     for i, c in enumerate(cards):
         if c not in hand.known and c in t.seen:
@@ -586,7 +586,7 @@ def reveal(t: Table, seat: int, cards: Sequence[Card]) -> None:
 
 def _cards_left_reason(t: Table, seat: int) -> str:
     """Why cards left cost what they do: ``5 cards left, a King among them counts 10``."""
-    hand = t.hands[seat]
+    hand = t.holdings[seat]
     card, king = t.options.card_chips, t.options.king_chips
     text = f"{plural(len(hand), 'card')} left"
     kings = sum(1 for c in hand.known if c.rank is KING)
@@ -609,7 +609,7 @@ def settle(t: Table) -> int:
     value = chip_value(t.options)
     for k in range(1, t.n):
         seat = (t.winner + k) % t.n
-        hand = t.hands[seat]
+        hand = t.holdings[seat]
         if not len(hand):
             continue
         chips = hand_value(t, seat, value)

@@ -51,7 +51,7 @@ def hand_value(t: Table, seat: int, value: CardValue, lower_bound: bool = False)
     has the same value, e.g. penalty points once all four Kings are seen; otherwise the result
     is ``None``, or with ``lower_bound`` the least they can be worth.
     """
-    hand = t.hands[seat]
+    hand = t.holdings[seat]
     total = sum(value(c) for c in hand.known)
     if not hand.unknown:
         return total

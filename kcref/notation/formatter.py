@@ -38,7 +38,7 @@ from ..model.events import Event
 from ..files.inputs import STDIN, display_name, open_input
 from .reader import Item, read_stream
 from .textlines import regular_size
-from .writer import DEFAULT_STYLE, Style, write_lines
+from .writer import DEFAULT_SPELLING, Spelling, write_lines
 
 Emit = Callable[[Diagnostic], None]
 CHUNK = 1 << 16
@@ -97,12 +97,12 @@ class _Run:
             else:
                 yield item
 
-    def chunks(self, items: Iterable[Item], style: Style) -> Iterator[bytes]:
+    def chunks(self, items: Iterable[Item], spelling: Spelling) -> Iterator[bytes]:
         """The canonical text as UTF-8 chunks; none after the first error (the rest is only read,
         for its errors)."""
         pending: list[str] = []
         size = 0
-        for line in write_lines(self._events(items), style):
+        for line in write_lines(self._events(items), spelling):
             if self.errors:
                 pending.clear()
                 continue
@@ -163,7 +163,7 @@ def _same_content(a: BinaryIO, b: BinaryIO) -> bool:
             return True
 
 
-def format_file(path: str, mode: Mode = Mode.PRINT, style: Style = DEFAULT_STYLE, *, on_error: Emit,
+def format_file(path: str, mode: Mode = Mode.PRINT, spelling: Spelling = DEFAULT_SPELLING, *, on_error: Emit,
                 out: BinaryIO | None = None, stdin: BinaryIO | None = None) -> Outcome:
     """Format the log at ``path`` (``-`` reads ``stdin``, by default standard input).
 
@@ -173,24 +173,24 @@ def format_file(path: str, mode: Mode = Mode.PRINT, style: Style = DEFAULT_STYLE
     errors is never printed or rewritten.
     """
     if mode is Mode.WRITE:
-        return rewrite(path, style, on_error=on_error)
+        return rewrite(path, spelling, on_error=on_error)
     opened = open_input(path, stdin)
     if isinstance(opened, Diagnostic):
         on_error(opened)
         return Outcome.UNREADABLE
     try:
         if mode is Mode.PRINT:
-            return _print(opened, display_name(path), style, on_error, out)
-        return _check(opened, path, style, on_error)
+            return _print(opened, display_name(path), spelling, on_error, out)
+        return _check(opened, path, spelling, on_error)
     finally:
         if path != STDIN:
             opened.close()
 
 
-def _print(stream: BinaryIO, name: str, style: Style, on_error: Emit, out: BinaryIO | None) -> Outcome:
+def _print(stream: BinaryIO, name: str, spelling: Spelling, on_error: Emit, out: BinaryIO | None) -> Outcome:
     run = _Run(on_error)
     with tempfile.TemporaryFile() as spool:
-        for chunk in run.chunks(read_stream(stream, name, trivia=True), style):
+        for chunk in run.chunks(read_stream(stream, name, trivia=True), spelling):
             spool.write(chunk)
         if run.outcome is not None:
             return run.outcome
@@ -201,20 +201,20 @@ def _print(stream: BinaryIO, name: str, style: Style, on_error: Emit, out: Binar
     return Outcome.PRINTED
 
 
-def _check(stream: BinaryIO, path: str, style: Style, on_error: Emit) -> Outcome:
+def _check(stream: BinaryIO, path: str, spelling: Spelling, on_error: Emit) -> Outcome:
     run = _Run(on_error)
     name = display_name(path)
     if path != STDIN and regular_size(stream) is not None:
         with open(path, "rb") as original:
             compare = _Compare(original)
-            for chunk in run.chunks(read_stream(stream, name, trivia=True), style):
+            for chunk in run.chunks(read_stream(stream, name, trivia=True), spelling):
                 compare.write(chunk)
             same = compare.finish()
     else:
         # Standard input or a FIFO can be read only once: keep a copy of it to compare with.
         with tempfile.TemporaryFile() as copy, tempfile.TemporaryFile() as spool:
             tee = io.BufferedReader(_Tee(stream, copy))
-            for chunk in run.chunks(read_stream(tee, name, trivia=True), style):  # type: ignore[arg-type]
+            for chunk in run.chunks(read_stream(tee, name, trivia=True), spelling):  # type: ignore[arg-type]
                 spool.write(chunk)
             same = run.outcome is None and _same_content(copy, spool)
     if run.outcome is not None:
@@ -228,7 +228,7 @@ def is_read_only(path: str, st: os.stat_result) -> bool:
     return st.st_mode & 0o222 == 0 or not os.access(path, os.W_OK)
 
 
-def rewrite(path: str, style: Style = DEFAULT_STYLE, *, on_error: Emit) -> Outcome:
+def rewrite(path: str, spelling: Spelling = DEFAULT_SPELLING, *, on_error: Emit) -> Outcome:
     """Rewrite the log at ``path`` in canonical form, atomically, if it is not canonical already.
 
     A symbolic link is written through: its target is rewritten and the link stays. Raises
@@ -252,7 +252,7 @@ def rewrite(path: str, style: Style = DEFAULT_STYLE, *, on_error: Emit) -> Outco
     run = _Run(on_error)
     with opened, open(target, "rb") as original:
         compare = _Compare(original)
-        chunks = run.chunks(read_stream(opened, path, trivia=True), style)
+        chunks = run.chunks(read_stream(opened, path, trivia=True), spelling)
         if read_only:
             for chunk in chunks:
                 compare.write(chunk)

@@ -17,7 +17,7 @@ from ..model.events import (
 )
 
 
-class Style(NamedTuple):
+class Spelling(NamedTuple):
     """The choices canonical form leaves open."""
 
     ten: str = "10"
@@ -26,22 +26,22 @@ class Style(NamedTuple):
     """Suits as ♠ ♥ ♦ ♣ instead of S H D C."""
 
 
-DEFAULT_STYLE = Style()
+DEFAULT_SPELLING = Spelling()
 
 
-def card_text(card: Card, style: Style = DEFAULT_STYLE) -> str:
-    """A card in the given style."""
-    return card.text(style.ten, style.symbols)
+def card_text(card: Card, spelling: Spelling = DEFAULT_SPELLING) -> str:
+    """A card in the given spelling."""
+    return card.text(spelling.ten, spelling.symbols)
 
 
-def action_text(action: Action, style: Style = DEFAULT_STYLE) -> str:
+def action_text(action: Action, spelling: Spelling = DEFAULT_SPELLING) -> str:
     """One action as written in a turn line."""
     if isinstance(action, PlayCard):
-        return f"{card_text(action.card, style)}->{action.pile.value}"
+        return f"{card_text(action.card, spelling)}->{action.pile.value}"
     if isinstance(action, MovePile):
         return f"{action.source.value}->{action.target.value}"
     if isinstance(action, Draw):
-        return "draw" if action.card is None else f"draw {card_text(action.card, style)}"
+        return "draw" if action.card is None else f"draw {card_text(action.card, spelling)}"
     return "pass"
 
 
@@ -49,11 +49,11 @@ def _quote(value: str) -> str:
     return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
-def _cards(cards: Iterable[Card], style: Style) -> str:
-    return " ".join(card_text(c, style) for c in cards)
+def _cards(cards: Iterable[Card], spelling: Spelling) -> str:
+    return " ".join(card_text(c, spelling) for c in cards)
 
 
-def event_text(event: Event, style: Style = DEFAULT_STYLE) -> str:
+def event_text(event: Event, spelling: Spelling = DEFAULT_SPELLING) -> str:
     """One event as its canonical line (without the line end)."""
     if isinstance(event, Comment):
         return event.text
@@ -68,13 +68,13 @@ def event_text(event: Event, style: Style = DEFAULT_STYLE) -> str:
         if event.dealer is not None:
             body += f" dealer {event.dealer}"
     elif isinstance(event, Deal):
-        body = f"deal {event.player}: {_cards(event.cards, style)}"
+        body = f"deal {event.player}: {_cards(event.cards, spelling)}"
     elif isinstance(event, Reveal):
-        body = f"reveal {event.player}: {_cards(event.cards, style)}"
+        body = f"reveal {event.player}: {_cards(event.cards, spelling)}"
     elif isinstance(event, Layout):
-        body = "layout " + " ".join(f"{p.value}:{card_text(c, style)}" for p, c in event.piles)
+        body = "layout " + " ".join(f"{p.value}:{card_text(c, spelling)}" for p, c in event.piles)
     elif isinstance(event, Turn):
-        body = f"{event.player}: " + "; ".join(action_text(a, style) for a in event.actions)
+        body = f"{event.player}: " + "; ".join(action_text(a, spelling) for a in event.actions)
     elif isinstance(event, Blocked):
         body = "blocked"
     elif isinstance(event, Assertion):
@@ -85,7 +85,7 @@ def event_text(event: Event, style: Style = DEFAULT_STYLE) -> str:
     return f"{body} {event.comment}" if event.comment else body
 
 
-def write_lines(events: Iterable[Event], style: Style = DEFAULT_STYLE) -> Iterator[str]:
+def write_lines(events: Iterable[Event], spelling: Spelling = DEFAULT_SPELLING) -> Iterator[str]:
     """Canonical lines (each ending in a newline) for a stream of events, trivia included."""
     pending_blank = False
     started = False
@@ -97,9 +97,9 @@ def write_lines(events: Iterable[Event], style: Style = DEFAULT_STYLE) -> Iterat
             yield "\n"
             pending_blank = False
         started = True
-        yield event_text(event, style) + "\n"
+        yield event_text(event, spelling) + "\n"
 
 
-def write_text(events: Iterable[Event], style: Style = DEFAULT_STYLE) -> str:
+def write_text(events: Iterable[Event], spelling: Spelling = DEFAULT_SPELLING) -> str:
     """The canonical text of a whole log."""
-    return "".join(write_lines(events, style))
+    return "".join(write_lines(events, spelling))

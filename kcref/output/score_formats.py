@@ -86,7 +86,7 @@ class Rendered(NamedTuple):
     err: Chunks = Chunks.of("")
 
 
-class Table(NamedTuple):
+class Grid(NamedTuple):
     """A view as rows of cells under headers; ``None`` is an empty cell. The rows may be read
     back from a file as they are iterated (``hands_table``): iterate them, each pass reads anew."""
 
@@ -133,13 +133,13 @@ def _point_headers(board: Scoreboard, prefix: str = "points") -> list[str]:
     return [f"{prefix} ({s.value})" for s in board.systems]
 
 
-def standings_table(board: Scoreboard, fmt: str = "simple") -> Table:
+def standings_table(board: Scoreboard, fmt: str = "simple") -> Grid:
     """rank, player, points (one column per scoring system), hands played, hands won, games won."""
     text = Text(fmt)
     headers = ["rank", "player", *_point_headers(board), "hands played", "hands won", "games won"]
     rows: list[list[Cell]] = [[s.rank, text(s.name), *(s.points_in(sys) for sys in board.systems),
                                s.hands_played, s.hands_won, s.games_won] for s in board.standings]
-    return Table(headers, rows, (1,))
+    return Grid(headers, rows, (1,))
 
 
 def _hand_cell(row: HandRow) -> int:
@@ -190,7 +190,7 @@ class _HandCells(Collection[list[Cell]]):
                    *(scores.get(n) for n in names), *totals, text.whole(_note(board, row, text))]
 
 
-def hands_table(board: Scoreboard, fmt: str = "simple") -> Table:
+def hands_table(board: Scoreboard, fmt: str = "simple") -> Grid:
     """One row per hand: night, hand, game, winner, each player's score, the running totals that
     the standings add up, and a note (a game over, with its totals; why a hand is not scored).
 
@@ -201,10 +201,10 @@ def hands_table(board: Scoreboard, fmt: str = "simple") -> Table:
     headers = ["night", "hand", "game", *(["scoring"] if mixed else []), "winner", *shown,
                *(f"{n} total" for n in shown), "note"]
     first = 4 if mixed else 3
-    return Table(headers, _HandCells(board, text), (0, first, len(headers) - 1))
+    return Grid(headers, _HandCells(board, text), (0, first, len(headers) - 1))
 
 
-def nights_table(board: Scoreboard, fmt: str = "simple") -> Table:
+def nights_table(board: Scoreboard, fmt: str = "simple") -> Grid:
     """One row per file: night, date, hands scored, games ended, each player's points; then the total."""
     text = Text(fmt)
     names = board.players
@@ -216,7 +216,7 @@ def nights_table(board: Scoreboard, fmt: str = "simple") -> Table:
                                *(night.points.get(c) for c in point_cols)] for night in board.nights]
     totals = {(s, st.name): p for st in board.standings for s, p in st.points}
     rows.append(["total", None, board.scored_count, board.games_over, *(totals.get(c) for c in point_cols)])
-    return Table(headers, rows, (0, 1))
+    return Grid(headers, rows, (0, 1))
 
 
 TABLES = {"player": standings_table, "hand": hands_table, "night": nights_table}
@@ -247,7 +247,7 @@ def _prose(lines: Iterable[str], fmt: str) -> str:
     return "".join(f"{prose(line, fmt)}\n" for line in lines)
 
 
-def _csv(table: Table, delimiter: str = ",") -> Iterator[str]:
+def _csv(table: Grid, delimiter: str = ",") -> Iterator[str]:
     """The table as CSV (or TSV), a row at a time."""
     buf = io.StringIO()
     writer = csv.writer(buf, delimiter=delimiter, lineterminator="\n")
@@ -260,7 +260,7 @@ def _csv(table: Table, delimiter: str = ",") -> Iterator[str]:
     yield buf.getvalue()
 
 
-def _table_text(table: Table, fmt: str, chunk_rows: int) -> Iterator[str]:
+def _table_text(table: Grid, fmt: str, chunk_rows: int) -> Iterator[str]:
     """The table drawn by tabulate, in pieces (a few thousand rows at a time when it is long)."""
     if not table.rows:
         yield tabulate([], table.headers, tablefmt=fmt, missingval="", disable_numparse=False)
@@ -268,7 +268,7 @@ def _table_text(table: Table, fmt: str, chunk_rows: int) -> Iterator[str]:
     yield from table_pieces(table.rows, table.headers, fmt, table.text_columns, chunk_rows)
 
 
-def _around(board: Scoreboard, table: Table, fmt: str, chart: str, chunk_rows: int) -> Iterator[str]:
+def _around(board: Scoreboard, table: Grid, fmt: str, chart: str, chunk_rows: int) -> Iterator[str]:
     """A table format: the header lines, the table, the chart, the leader line and the notes."""
     yield _prose(header_lines(board), fmt)
     yield "\n"
@@ -282,7 +282,7 @@ def _around(board: Scoreboard, table: Table, fmt: str, chart: str, chunk_rows: i
         yield _prose([note], fmt)
 
 
-def render(board: Scoreboard, by: str = "player", fmt: str = "simple", chart: str = "",
+def render_scores(board: Scoreboard, by: str = "player", fmt: str = "simple", chart: str = "",
            chunk_rows: int | None = None) -> Rendered:
     """The whole output of ``kcref score`` for a view (``VIEWS``) and a format (``FORMATS``);
     ``chart`` (already drawn) goes under the table in table formats. The board must keep every

@@ -20,7 +20,7 @@ from ..referee.pipeline import FileReport, check_file
 from ..model.diagnostics import Diagnostic, format_text
 from ..files.inputs import Found, Inputs, Problem, problem_diagnostic, resolve
 from ..engine.faults import plural
-from .score_formats import render
+from .score_formats import render_scores
 from ..scoring.standings import HandSorter, Scoreboard, Tally, scoreboard
 from ..referee.verdict import HandVerdict
 
@@ -104,7 +104,7 @@ class Refusals:
 
 def _scored(board: Scoreboard, by: str, fmt: str, chart: bool, ascii_only: bool) -> ScoreResult:
     drawn = draw_chart(board, ascii_only) if chart else ""
-    rendered = render(board, by, fmt, drawn)
+    rendered = render_scores(board, by, fmt, drawn)
     return ScoreResult(rendered.out, rendered.err, EXIT_OK, board)
 
 
@@ -112,7 +112,7 @@ def score_reports(reports: Sequence[FileReport], by: str = "player", fmt: str = 
                   chart: bool = False, ascii_only: bool = False, skip_invalid: bool = False) -> ScoreResult:
     """Score checked files (their verdicts and diagnostics kept): refuse unreadable files
     (status 2) and, unless ``skip_invalid``, files with errors (status 1, the errors on standard
-    error); else render the scoreboard."""
+    error); else render_scores the scoreboard."""
     refusals = Refusals()
     for report in reports:
         for d in report.diagnostics:

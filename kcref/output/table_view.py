@@ -27,7 +27,7 @@ GRID: tuple[tuple[Pile | None, ...], ...] = (
 )
 
 
-class Style(NamedTuple):
+class ViewStyle(NamedTuple):
     """How to draw: suit symbols or letters, red and black or plain, every card or the ends."""
 
     ascii: bool = False
@@ -122,7 +122,7 @@ def locate(items: Iterable[Item], path: str, hand: int | None = None, line: int 
     return chosen
 
 
-def card_text(card: Card, style: Style) -> Text:
+def card_face(card: Card, style: ViewStyle) -> Text:
     plain = card.text("10", symbols=not style.ascii)
     if style.colour and card.suit in RED:
         return Text(plain, f"\x1b[31m{plain}\x1b[0m")
@@ -133,14 +133,14 @@ def _join(parts: list[Text], sep: str = " ") -> Text:
     return Text(sep.join(p.plain for p in parts), sep.join(p.styled for p in parts))
 
 
-def pile_text(cards: list[Card], style: Style) -> Text:
+def pile_text(cards: list[Card], style: ViewStyle) -> Text:
     """A pile as its bottom and top card (``5♦ … 3♥ (3)``), or all of it with ``full``."""
     if not cards:
         return Text("-" if style.ascii else "—", "-" if style.ascii else "—")
     if style.full or len(cards) <= 2:
-        return _join([card_text(c, style) for c in cards])
+        return _join([card_face(c, style) for c in cards])
     dots = " .. " if style.ascii else " … "
-    a, b = card_text(cards[0], style), card_text(cards[-1], style)
+    a, b = card_face(cards[0], style), card_face(cards[-1], style)
     tail = f" ({len(cards)})"
     return Text(a.plain + dots + b.plain + tail, a.styled + dots + b.styled + tail)
 
@@ -159,7 +159,7 @@ def _header(located: Located) -> str:
                      f"{where}")
 
 
-def render(located: Located, position: Position, style: Style) -> str:
+def draw_table(located: Located, position: Position, style: ViewStyle) -> str:
     """The picture of the table, the hands, chips and whose turn it is."""
     t = position.table
     lines = [_header(located)]
@@ -186,13 +186,13 @@ def render(located: Located, position: Position, style: Style) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _players(t: Table, style: Style) -> list[str]:
+def _players(t: Table, style: ViewStyle) -> list[str]:
     name_width = max(len(n) for n in t.names)
     out = []
-    for seat, hand in enumerate(t.hands):
+    for seat, hand in enumerate(t.holdings):
         mark = ">" if seat == t.player and not t.over else " "
         count = f"{len(hand)} card{'s' if len(hand) != 1 else ''}"
-        cards = _join([card_text(c, style) for c in in_order(hand.known)])
+        cards = _join([card_face(c, style) for c in in_order(hand.known)])
         if hand.unknown:
             unknown = "unknown" if not hand.known else f"+ {hand.unknown} unknown"
             cards = Text(f"{cards.plain} {unknown}".strip(), f"{cards.styled} {unknown}".strip())
@@ -211,7 +211,7 @@ def _status(t: Table) -> str:
     return f"{t.name} to play"
 
 
-def render_dealing(located: Located, layout: Layout, style: Style) -> str:
+def draw_dealing(located: Located, layout: Layout, style: ViewStyle) -> str:
     """The hand before its layout is turned up: the cards dealt so far, and who is still waiting."""
     record, line = located.record, located.line
     dealt: dict[int, tuple[Card, ...]] = {}
@@ -227,7 +227,7 @@ def render_dealing(located: Located, layout: Layout, style: Style) -> str:
         if seat in dealt:
             cards = dealt[seat]
             count = plural(len(cards), "card")
-            text = _join([card_text(c, style) for c in in_order(frozenset(cards))]).styled
+            text = _join([card_face(c, style) for c in in_order(frozenset(cards))]).styled
         else:
             count, text = "", "not dealt yet"
         lines.append(f"  {name:<{width}}  {count:>8}  {text}".rstrip())
@@ -235,7 +235,7 @@ def render_dealing(located: Located, layout: Layout, style: Style) -> str:
     return "\n".join(lines) + "\n"
 
 
-def show(path: str, hand: int | None = None, line: int | None = None, style: Style = Style(),
+def show(path: str, hand: int | None = None, line: int | None = None, style: ViewStyle = ViewStyle(),
          stdin: BinaryIO | None = None) -> str:
     """The whole output of ``kcref show`` for the log at ``path`` (``-`` reads ``stdin``, by
     default standard input), which is read once.
@@ -255,6 +255,6 @@ def show(path: str, hand: int | None = None, line: int | None = None, style: Sty
     if line is not None and record.valid:
         layout = next((e for e in record.events if isinstance(e, Layout)), None)
         if layout is not None and line < layout.span.line:
-            return render_dealing(located, layout, style)
+            return draw_dealing(located, layout, style)
     position = table_at(record, line, located.stacks, located.pot)
-    return render(located, position, style)
+    return draw_table(located, position, style)

@@ -271,7 +271,7 @@ class _Replay:
 
 
 def _cards_left(t: Table) -> tuple[tuple[Card, ...] | int, ...]:
-    return tuple(tuple(in_order(h.known)) if h.fully_known else len(h) for h in t.hands)
+    return tuple(tuple(in_order(h.known)) if h.fully_known else len(h) for h in t.holdings)
 
 
 def _unchecked_message(t: Table) -> str:

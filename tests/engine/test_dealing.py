@@ -62,14 +62,14 @@ def test_draws_follow_the_deck_order() -> None:
     e = refusal(t.copy(), f"draw {other}")
     assert (e.code, e.message) == ("KC309", f"{other} is not the top card of the stock ({top} is)")
     apply(t, act("draw"))
-    assert top in t.hands[0].known
+    assert top in t.holdings[0].known
 
 
 def test_copy_is_independent() -> None:
     t = table(deals={0: "8S 7D 6C 5H 4S 3D 2C"})
     c = t.copy()
     play(c, "8S->N; draw 2H")
-    assert t.top(Pile.N) == parse_card("9D") and len(t.hands[0]) == 7 and t.stock == 34
+    assert t.top(Pile.N) == parse_card("9D") and len(t.holdings[0]) == 7 and t.stock == 34
     assert c.top(Pile.N) == parse_card("8S") and c.player == 1 and t.player == 0
 
 

@@ -21,7 +21,7 @@ BOB = "10H 9S 8D 7C 6H 5S 4D"
 def test_dealt_king_may_stay_without_forced_kings(draw: DrawTime) -> None:
     t = table(options(draw=draw), deals={0: ANN_K}, lay=LAY)
     play(t, "8S->N; draw" if draw is DrawTime.END else "draw; 8S->N" if draw is DrawTime.START else "8S->N")
-    assert parse_card("KH") in t.hands[0].known
+    assert parse_card("KH") in t.holdings[0].known
 
 
 def test_dealt_king_held_is_an_error_at_the_draw_when_drawing_at_the_end() -> None:
@@ -92,7 +92,7 @@ def test_legal_actions_respect_forced_kings_before_the_draw() -> None:
 def test_drawn_king_stays_in_hand_by_default() -> None:
     t = table(lay=LAY)
     play(t, "draw KS")
-    assert parse_card("KS") in t.hands[0].known
+    assert parse_card("KS") in t.holdings[0].known
     t = table(options(draw=DrawTime.START), lay=LAY)
     play(t, "draw KS; KS->NE; QH->NE")            # family: may be played this turn
     t = table(options(draw=DrawTime.START), lay=LAY)
@@ -119,7 +119,7 @@ def test_drawn_king_not_placed_costs_chips() -> None:
     t = table("commercial", deals={0: "QH 7H 6S 2C AD 9C 8S", 1: BOB}, lay=LAY)
     play(t, "8S->N; draw KS")
     assert [(n.code, n.chips, n.step) for n in t.notes] == [("KC403", 3, 1)]
-    assert parse_card("KS") in t.hands[0].known
+    assert parse_card("KS") in t.holdings[0].known
     assert can_end_turn(t)
 
 
@@ -148,7 +148,7 @@ def test_unknown_drawn_card_may_be_the_king_placed_next() -> None:
     opts = options("commercial")
     t = table(opts, lay=LAY)
     play(t, "draw; KS->NE")            # the drawn card was KS
-    assert t.hands[0].unknown == 7 and parse_card("KS") in t.seen
+    assert t.holdings[0].unknown == 7 and parse_card("KS") in t.seen
     e = refusal(table(opts, lay=LAY), "draw; 8S->N")
     assert e.code == "KC311"
     t = table(opts, lay=LAY)

@@ -39,7 +39,7 @@ def test_partly_known_hand() -> None:
     play(t, "10H->E; draw 2H")
     play(t, "9C->E; draw")                 # 9C: unseen, so it may be the card Ann drew
     assert t.unchecked == {Unchecked.HELD: {0}}
-    assert len(t.hands[0]) == 7 and t.hands[0].unknown == 1 and parse_card("9C") in t.seen
+    assert len(t.holdings[0]) == 7 and t.holdings[0].unknown == 1 and parse_card("9C") in t.seen
     t2 = table(deals=FULL)
     play(t2, "8S->N; draw")
     play(t2, "10H->E; draw 2H")
@@ -77,7 +77,7 @@ def test_reveal_checks() -> None:
     assert (e.value.code, e.value.step) == ("KC326", 6)
     assert e.value.message == "Bob cannot hold 2C: it is already in pile N"
     reveal(t, 1, cards("KH QH 2H 3H 4H 6H 7H"))
-    assert t.hands[1].fully_known and parse_card("KH") in t.seen
+    assert t.holdings[1].fully_known and parse_card("KH") in t.seen
     with pytest.raises(IllegalAction) as e:
         reveal(t, 0, cards("KS"))
     assert e.value.code == "KC325"

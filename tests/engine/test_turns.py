@@ -43,7 +43,7 @@ def test_draw_at_the_end() -> None:
     t = table()
     play(t, "8S->N; draw 2H")
     assert t.stock == 52 - 14 - 4 - 1 and t.name == "Bob"
-    assert parse_card("2H") in t.hands[0].known and t.hands[0].unknown == 6
+    assert parse_card("2H") in t.holdings[0].known and t.holdings[0].unknown == 6
     e = refusal(table(), "draw; 8S->N")
     assert (e.code, e.message) == ("KC311", "nothing may follow the draw")
     e = refusal(table(), "draw; draw")
@@ -173,7 +173,7 @@ def test_an_unknown_hand_goes_out_when_its_count_reaches_zero() -> None:
     t = table()
     play(t, "8S->N; 7D->N; 6C->N; 5H->N; 4S->N; 3D->N; draw")
     play(t, "draw")
-    assert len(t.hands[0]) == 2
+    assert len(t.holdings[0]) == 2
     play(t, "2C->N; AH->N", end=False)
     assert t.winner == 0
 
