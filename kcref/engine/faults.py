@@ -27,17 +27,6 @@ class IllegalAction(ValueError):
         self.step = step
 
 
-def plural(n: int, word: str) -> str:
-    """``1 chip``, ``2 chips``."""
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
-
-
-def names_list(names: list[str]) -> str:
-    """``Ann``, ``Ann and Bob``, ``Ann, Bob and Cy``."""
-    if len(names) <= 1:
-        return "".join(names)
-    return ", ".join(names[:-1]) + " and " + names[-1]
-
 
 def _colour(card: Card) -> str:
     return "red" if is_red(card) else "black"

@@ -20,7 +20,7 @@ from ..referee.pipeline import FileReport
 from ..model.codes import Severity
 from ..model.diagnostics import (LOG_COMMAND, MESSAGE_LIMIT, REPLACEMENT, Diagnostic, clip, defang, format_github,
                           format_text, github_command, json_text, printable)
-from ..engine.faults import plural
+from ..model.words import plural
 
 FORMATS = ("text", "json", "github", "junit")
 
@@ -32,7 +32,7 @@ def summary(reports: Sequence[FileReport]) -> str:
     return ", ".join([
         plural(len(reports), "file"), plural(sum(r.hand_count for r in reports), "hand"),
         plural(count(Severity.ERROR), "error"), plural(count(Severity.WARNING), "warning"),
-        plural(penalties, "penalty").replace("penaltys", "penalties"),
+        plural(penalties, "penalty", "penalties"),
         plural(count(Severity.INFO) - penalties, "note"),
     ])
 

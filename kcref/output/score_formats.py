@@ -28,7 +28,7 @@ from . import table_chunks
 from .cells import cell, prose, terminal
 from ..model.clip import LIMIT, clip
 from ..model.diagnostics import json_text
-from ..engine.faults import plural
+from ..model.words import plural
 from ..model.options import OPTION_TAGS, Options, Scoring, preset
 from .rules_text import value_text
 from ..referee.hand_score import UNITS, highest_wins

@@ -19,7 +19,7 @@ from .chart import chart as draw_chart
 from ..referee.pipeline import FileReport, check_file
 from ..model.diagnostics import Diagnostic, format_text
 from ..files.inputs import Found, Inputs, Problem, problem_diagnostic, resolve
-from ..engine.faults import plural
+from ..model.words import plural
 from .score_formats import render_scores
 from ..scoring.standings import HandSorter, Scoreboard, Tally, scoreboard
 from ..referee.verdict import HandVerdict

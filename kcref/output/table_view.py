@@ -11,7 +11,7 @@ from ..model.diagnostics import Diagnostic, printable
 from ..model.events import Deal, Layout
 from ..referee.grouping import HandRecord
 from ..files.inputs import STDIN, display_name, open_input
-from ..engine.faults import plural
+from ..model.words import plural
 from ..engine.moves import in_order
 from ..model.options import Scoring
 from ..notation.reader import Item, read_stream

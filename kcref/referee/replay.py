@@ -24,7 +24,8 @@ from ..engine.turns import (
 )
 from ..model.events import Blocked, Deal, Layout, Reveal, Span, Turn
 from .grouping import Cut, HandRecord
-from ..engine.faults import IllegalAction, names_list
+from ..engine.faults import IllegalAction
+from ..model.words import names_list
 from ..engine.moves import in_order
 from ..model.options import Scoring
 from ..engine.values import CARD_POINTS, CardValue, hand_value
