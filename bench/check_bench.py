@@ -29,9 +29,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from kcref.referee.pipeline import check_file  # noqa: E402
 from kcref.engine.bots import play_log  # noqa: E402
 from kcref.notation.reader import read_file  # noqa: E402
+from kcref.referee.pipeline import check_file  # noqa: E402
 
 ACTIONS_TARGET = 100_000
 STARTUP_TARGET = 0.25

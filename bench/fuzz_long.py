@@ -36,7 +36,13 @@ ROOT = HERE.parent
 sys.path.insert(0, str(ROOT))
 
 from tests.fuzzing import (  # noqa: E402
-    FILE_COMMANDS, VARIANTS, base_logs, extra_variants, mutate, play_problems, run_on_log,
+    FILE_COMMANDS,
+    VARIANTS,
+    base_logs,
+    extra_variants,
+    mutate,
+    play_problems,
+    run_on_log,
 )
 
 KEEP_PER_CLASS = 5

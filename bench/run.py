@@ -32,8 +32,8 @@ sys.path.insert(0, str(HERE))
 import check_bench  # noqa: E402
 import reader_bench  # noqa: E402
 
-from kcref.referee.pipeline import check_file  # noqa: E402
 from kcref.engine.bots import play_log  # noqa: E402
+from kcref.referee.pipeline import check_file  # noqa: E402
 
 SUMMARY = re.compile(r"(\d+) files?, (\d+) hands?, (\d+) errors?, (\d+) warnings?, (\d+) penalt(?:y|ies), (\d+) notes?")
 

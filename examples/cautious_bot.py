@@ -17,9 +17,9 @@ import sys
 from collections.abc import Sequence
 
 import kcref
-from kcref.model.events import Action, Draw, PlayCard, Turn
 from kcref.engine.bots import BOTS
 from kcref.engine.table import Table
+from kcref.model.events import Action, Draw, PlayCard, Turn
 from kcref.notation.writer import event_text
 
 

@@ -57,9 +57,9 @@ def check(files: tuple[str, ...], fmt: str | None, globs: tuple[str, ...], jobs:
     """
     import os
 
-    from .referee.pipeline import FileReport, check_file, check_inputs, problem_report
     from .files.inputs import Found, Problem, display_name
     from .output.check_formats import PRINTERS
+    from .referee.pipeline import FileReport, check_file, check_inputs, problem_report
 
     fmt = fmt or ("github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text")
     inputs = _resolve(files, globs)
@@ -150,9 +150,9 @@ def fmt(files: tuple[str, ...], check_only: bool, write: bool, globs: tuple[str,
       kcref fmt --check nights/
       kcref fmt --write --ten T night.log
     """
+    from .files.inputs import Found, Problem, display_name, problem_diagnostic
     from .model.diagnostics import Diagnostic, format_text, printable
     from .notation.formatter import Mode, Outcome, format_file
-    from .files.inputs import Found, Problem, display_name, problem_diagnostic
     from .notation.writer import Spelling
 
     if check_only and write:
@@ -240,9 +240,9 @@ def play(players: int, rules_name: str, options: tuple[str, ...], seed: int, han
       kcref play --players 4 --rules commercial --seed 7 --hands 5
       kcref play --rules classic --option Draw=start --bot random -o night.log
     """
+    from .engine.bots import play_log
     from .model.diagnostics import printable
     from .notation.formatter import write_atomically
-    from .engine.bots import play_log
 
     overrides: dict[str, str] = {}
     for item in options:
@@ -286,9 +286,10 @@ def show(file: str, hand: int | None, line: int | None, full: bool, plain: bool)
     """
     import os
 
-    from .model.diagnostics import format_text, printable
     from .files.inputs import Problem, problem_diagnostic
-    from .output.table_view import Unreadable, ViewStyle, show as show_table
+    from .model.diagnostics import format_text, printable
+    from .output.table_view import Unreadable, ViewStyle
+    from .output.table_view import show as show_table
 
     if hand is not None and line is not None:
         raise click.UsageError("give --hand or --line, not both")

@@ -6,8 +6,22 @@ from hypothesis import strategies as st
 
 from kcref.model.cards import DECK, Card, Pile, Rank
 from kcref.model.events import (
-    PASS, Assertion, Blank, Blocked, Claim, Comment, Deal, Draw, HandStart, Layout, MovePile, PlayCard,
-    Quantity, Reveal, Tag, Turn,
+    PASS,
+    Assertion,
+    Blank,
+    Blocked,
+    Claim,
+    Comment,
+    Deal,
+    Draw,
+    HandStart,
+    Layout,
+    MovePile,
+    PlayCard,
+    Quantity,
+    Reveal,
+    Tag,
+    Turn,
 )
 
 NAMES = ("Ann", "Bob", "Cy", "Mary Jo", "O'Neil", "P1", "P2", "p3", "Zoë")

@@ -8,7 +8,6 @@ import pytest
 from click.testing import CliRunner
 
 from kcref.cli import main
-
 from tests.util import ROOT, assert_golden
 
 INVALID = sorted((ROOT / "samples" / "invalid").glob("*.log"))

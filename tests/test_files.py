@@ -6,10 +6,10 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from kcref.referee.pipeline import check_file, check_text
 from kcref.cli import main
 from kcref.model.events import Turn
 from kcref.notation.reader import read_text
+from kcref.referee.pipeline import check_file, check_text
 
 LOG = '[Players "Ann, Bob"]\nhand 1\nlayout N:5D E:JS S:KH W:2C\nAnn: 4S->N # ok\n'
 

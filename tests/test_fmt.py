@@ -10,10 +10,10 @@ from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kcref.notation import formatter as fmt_module
 from kcref.cli import main
 from kcref.model.diagnostics import Diagnostic
 from kcref.model.events import Blank
+from kcref.notation import formatter as fmt_module
 from kcref.notation.reader import read_text
 from kcref.notation.writer import Spelling, write_text
 from tests.strategies import logs, messy_logs

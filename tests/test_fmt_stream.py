@@ -15,10 +15,17 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from kcref.notation import formatter as fmt_module
 from kcref.cli import main
 from kcref.model.events import Turn
-from kcref.notation.formatter import CHUNK, STALE_AGE, Mode, Outcome, clean_stale, format_file
+from kcref.notation import formatter as fmt_module
+from kcref.notation.formatter import (
+    CHUNK,
+    STALE_AGE,
+    Mode,
+    Outcome,
+    clean_stale,
+    format_file,
+)
 from kcref.notation.reader import read_text
 from tests.util import ROOT
 

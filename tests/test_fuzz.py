@@ -8,9 +8,9 @@ from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kcref.referee.pipeline import check_text
 from kcref.cli import main
 from kcref.model.codes import BY_CODE
+from kcref.referee.pipeline import check_text
 from tests.util import ROOT
 
 SAMPLE_LINES = [

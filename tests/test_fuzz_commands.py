@@ -13,9 +13,17 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.fuzzing import VARIANTS, base_logs, extra_variants, mutate, play_problems, problems, run, run_on_log
+from tests.fuzzing import (
+    VARIANTS,
+    base_logs,
+    extra_variants,
+    mutate,
+    play_problems,
+    problems,
+    run,
+    run_on_log,
+)
 from tests.strategies import messy_logs
-
 
 SETTINGS = settings(deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 logs = st.builds(lambda i, seed, n: mutate(base_logs()[i], random.Random(seed), n),

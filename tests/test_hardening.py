@@ -11,10 +11,10 @@ from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kcref.model.cards import DECK
-from kcref.referee.pipeline import check_text
 from kcref.cli import main
 from kcref.engine.bots import play_log
+from kcref.model.cards import DECK
+from kcref.referee.pipeline import check_text
 from tests.util import ROOT
 
 CORPUS = sorted((ROOT / "tests" / "corpus").glob("*.log"))

@@ -19,8 +19,18 @@ from hypothesis import strategies as st
 
 from kcref.cli import main
 from kcref.model.codes import Severity
-from kcref.model.diagnostics import (_HIDDEN_BUT_BREAKS, Diagnostic, defang, format_github, format_json, format_text,
-                               json_text, printable, shown_path, starts_like_command)
+from kcref.model.diagnostics import (
+    _HIDDEN_BUT_BREAKS,
+    Diagnostic,
+    defang,
+    format_github,
+    format_json,
+    format_text,
+    json_text,
+    printable,
+    shown_path,
+    starts_like_command,
+)
 from kcref.output.check_formats import xml_safe
 from tests.util import ROOT
 

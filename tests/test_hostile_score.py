@@ -19,8 +19,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from tabulate import tabulate_formats
 
-from kcref.output.score_report import EXIT_ERRORS, EXIT_OK, ScoreResult, score_paths
 from kcref.output.score_formats import FORMATS
+from kcref.output.score_report import EXIT_ERRORS, EXIT_OK, ScoreResult, score_paths
 from tests.util import ROOT
 
 NIGHTS = [ROOT / "tests/cases/score/penalty_two_nights/1-first.log",

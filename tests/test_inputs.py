@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from kcref.files import discover
 from kcref.cli import main
+from kcref.files import discover
 from kcref.files.discover import Found, Problem, Skipped, search
 from kcref.files.inputs import UsageProblem, resolve
 from tests.util import ROOT

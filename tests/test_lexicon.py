@@ -15,7 +15,6 @@ import string
 
 import pytest
 
-from kcref.notation import grammar
 from kcref.model.cards import (
     RANK_SPELLINGS,
     SUIT_SPELLINGS,
@@ -25,6 +24,7 @@ from kcref.model.cards import (
     parse_card,
     parse_pile,
 )
+from kcref.notation import grammar
 
 RANK = re.compile(grammar.RANK_RE)
 SUIT = re.compile(grammar.SUIT_RE)

@@ -12,10 +12,10 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from kcref.notation import reader
 from kcref.model.diagnostics import Diagnostic
 from kcref.model.events import Turn
-from tests.test_conformance import CASES, CASE_PATH, Case, render
+from kcref.notation import reader
+from tests.test_conformance import CASE_PATH, CASES, Case, render
 from tests.test_fastpath import lines as near_valid_lines
 from tests.util import ROOT
 

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from kcref.referee.pipeline import check_text
-from kcref.model.codes import Severity
-from kcref.model.options import resolve as resolve_options
 from kcref.engine.bots import BOTS, play_log
+from kcref.model.codes import Severity
 from kcref.model.options import PRESETS_BY_NAME
+from kcref.model.options import resolve as resolve_options
+from kcref.referee.pipeline import check_text
 
 
 @pytest.mark.parametrize("rules", sorted(PRESETS_BY_NAME))

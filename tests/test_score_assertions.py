@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from kcref.referee.pipeline import check_text
 from kcref.model.events import Assertion, Claim, Quantity
 from kcref.notation.reader import read_text
 from kcref.notation.writer import write_text
+from kcref.referee.pipeline import check_text
 from tests.engine.logs import expectations
 
 CASES = sorted((Path(__file__).parent / "cases" / "assertions").glob("*.log"))

@@ -8,10 +8,10 @@ from dataclasses import replace
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from kcref.referee.pipeline import FileReport, check_text
 from kcref.model.options import Options, Scoring, preset, with_scoring
 from kcref.output.score_report import EXIT_OK, score_reports
 from kcref.referee.hand_score import hand_score
+from kcref.referee.pipeline import FileReport, check_text
 from kcref.scoring.standings import Scoreboard, scoreboard
 from tests.engine.bot import game_log
 

@@ -13,15 +13,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from kcref.files import spool
-
-from kcref.output import table_chunks
-from kcref.model.diagnostics import json_text
-from kcref.output.chart import chart as draw_chart
-from kcref.referee.pipeline import check_file
-from kcref.model.diagnostics import Diagnostic
+from kcref.model.diagnostics import Diagnostic, json_text
 from kcref.model.options import Scoring, preset, with_scoring
-from kcref.output.score_report import EXIT_OK, score_paths, score_reports
+from kcref.output import table_chunks
+from kcref.output.chart import chart as draw_chart
 from kcref.output.score_formats import FORMATS, VIEWS, render_scores
+from kcref.output.score_report import EXIT_OK, score_paths, score_reports
+from kcref.referee.pipeline import check_file
 from kcref.scoring.standings import SCORED, HandRows, HandSorter, Tally
 from tests.engine.bot import game_log
 

@@ -14,13 +14,13 @@ from pathlib import Path
 
 import pytest
 
-from kcref.referee.pipeline import MAX_TAG_NAMES, check_file, check_text
 from kcref.model.codes import Severity
 from kcref.model.diagnostics import Diagnostic
 from kcref.model.events import Turn
 from kcref.notation.reader import read_stream
 from kcref.notation.sourcelines import SourceLines
 from kcref.notation.textlines import LINE_LIMIT
+from kcref.referee.pipeline import MAX_TAG_NAMES, check_file, check_text
 from tests.util import ROOT
 
 LOG = ('[Players "Ann, Bob"]\nhand 1\ndeal Ann: 3H 7C QS 2D 9H 4S 5C\nlayout N:5D E:JS S:KH W:2C\n'
@@ -113,8 +113,8 @@ def test_the_source_lines_of_judged_hands_are_released() -> None:
     sources = SourceLines()
     report = check_text('[Players "Ann, Bob"]\n' + hand * 50)
     assert all(d.source for d in report.diagnostics if d.line > 0)
-    from kcref.referee.pipeline import check_items
     from kcref.notation.reader import read_text
+    from kcref.referee.pipeline import check_items
 
     check_items(read_text('[Players "Ann, Bob"]\n' + hand * 50, keep=sources), "<t>", sources=sources)
     assert sum(len(p.lines) for p in sources.parts) <= 2 * 3

@@ -11,13 +11,26 @@ import random
 from collections.abc import Iterator, Mapping, Sequence
 from typing import NamedTuple, Protocol
 
-from .dealing import deal_from_deck, pick, shuffled_deck
-from .turns import apply, can_end_turn, end_turn, legal_actions, settle
-from ..model.events import PASS, Action, Blocked, Deal, Draw, Event, HandStart, Layout, MovePile, PlayCard, Tag, Turn
-from ..model.options import OPTION_TAGS_BY_NAME, Options, Scoring, resolve
 from ..model.cards import Card
-from .table import Table
+from ..model.events import (
+    PASS,
+    Action,
+    Blocked,
+    Deal,
+    Draw,
+    Event,
+    HandStart,
+    Layout,
+    MovePile,
+    PlayCard,
+    Tag,
+    Turn,
+)
+from ..model.options import OPTION_TAGS_BY_NAME, Options, Scoring, resolve
 from ..notation.writer import DEFAULT_SPELLING, Spelling, event_text
+from .dealing import deal_from_deck, pick, shuffled_deck
+from .table import Table
+from .turns import apply, can_end_turn, end_turn, legal_actions, settle
 
 NAMES = ("Ann", "Bob", "Cy", "Dee", "Eve", "Fay")
 MAX_TURNS = 2000

@@ -13,11 +13,11 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 from ..model.cards import CORNERS, DECK, FOUNDATIONS, Card, Pile, Rank
-from .turns import HAND_SIZE, start_hand
 from ..model.events import Action, Deal, Layout, Turn
 from ..model.options import Options
 from .policy import policy_for
 from .table import Table
+from .turns import HAND_SIZE, start_hand
 
 
 class Dealt(NamedTuple):

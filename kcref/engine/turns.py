@@ -15,13 +15,13 @@ from collections.abc import Callable, Mapping, Sequence
 
 from ..model.cards import CORNERS, DECK, FOUNDATIONS, Card, Pile
 from ..model.events import PASS, Action, Draw, MovePile, Pass, PlayCard
+from ..model.options import Options, Scoring
+from ..model.words import names_list, plural
 from .faults import (
     IllegalAction,
     bad_move,
     bad_play,
-    names_list,
     not_held,
-    plural,
     seen_twice,
     where_is,
 )
@@ -35,10 +35,9 @@ from .moves import (
     may_move,
     pile_moves,
 )
-from ..model.options import Options, Scoring
-from .values import chip_value, hand_value
 from .policy import Fault
 from .table import Holding, Note, Table, Unchecked
+from .values import chip_value, hand_value
 
 KINGS: frozenset[Card] = frozenset(c for c in DECK if c.rank is KING)
 HAND_SIZE = 7

@@ -31,11 +31,11 @@ from collections.abc import Callable, Iterable, Iterator
 from types import FrameType, TracebackType
 from typing import BinaryIO
 
+from ..files.discover import file_kind
+from ..files.inputs import STDIN, display_name, open_input
 from ..model.codes import UNREADABLE
 from ..model.diagnostics import Diagnostic
-from ..files.discover import file_kind
 from ..model.events import Event
-from ..files.inputs import STDIN, display_name, open_input
 from .reader import Item, read_stream
 from .textlines import regular_size
 from .writer import DEFAULT_SPELLING, Spelling, write_lines

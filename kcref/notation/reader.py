@@ -16,14 +16,31 @@ from typing import BinaryIO, Iterable, Iterator, NamedTuple, Union
 
 import pyparsing as pp
 
-from . import grammar
+from ..files.discover import cannot_read
 from ..model.cards import Card, Pile, parse_card, parse_pile
 from ..model.diagnostics import Diagnostic, diagnostic
-from ..files.discover import cannot_read
 from ..model.events import (
-    PASS, Action, Assertion, Blank, Blocked, Claim, Comment, Deal, Draw, Event, HandStart, Layout,
-    MovePile, PlayCard, Quantity, Reveal, Span, Tag, Turn,
+    PASS,
+    Action,
+    Assertion,
+    Blank,
+    Blocked,
+    Claim,
+    Comment,
+    Deal,
+    Draw,
+    Event,
+    HandStart,
+    Layout,
+    MovePile,
+    PlayCard,
+    Quantity,
+    Reveal,
+    Span,
+    Tag,
+    Turn,
 )
+from . import grammar
 from .sourcelines import SourceLines
 from .syntax_errors import syntax_diagnostic
 from .textlines import text_lines

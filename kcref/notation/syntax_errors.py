@@ -14,10 +14,10 @@ from typing import Iterable
 
 import pyparsing as pp
 
-from . import grammar
 from ..model.cards import Pile
 from ..model.clip import clip
 from ..model.diagnostics import Diagnostic, diagnostic
+from . import grammar
 
 STARTERS = ("hand", "deal", "layout", "blocked", "reveal")
 SUGGEST_UP_TO = 32

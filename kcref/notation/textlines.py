@@ -17,9 +17,9 @@ import re
 import stat
 from typing import BinaryIO, Iterator, Union
 
+from ..files.discover import cannot_read
 from ..model.clip import clip
 from ..model.diagnostics import Diagnostic, diagnostic
-from ..files.discover import cannot_read
 
 LINE_LIMIT = 64 * 1024
 """The longest line read, in characters (without its line end)."""

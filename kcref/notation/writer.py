@@ -12,8 +12,21 @@ from typing import Iterable, Iterator, NamedTuple
 
 from ..model.cards import Card
 from ..model.events import (
-    Action, Assertion, Blank, Blocked, Comment, Deal, Draw, Event, HandStart, Layout, MovePile,
-    PlayCard, Reveal, Tag, Turn,
+    Action,
+    Assertion,
+    Blank,
+    Blocked,
+    Comment,
+    Deal,
+    Draw,
+    Event,
+    HandStart,
+    Layout,
+    MovePile,
+    PlayCard,
+    Reveal,
+    Tag,
+    Turn,
 )
 
 

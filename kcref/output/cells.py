@@ -16,6 +16,7 @@ from tabulate import LATEX_ESCAPE_RULES
 from ..model.clip import ELLIPSIS, LIMIT, clip
 from ..model.diagnostics import Diagnostic, defang, printable
 
+
 def terminal(text: str) -> str:
     """``text`` safe in plain output: :func:`~kcref.diagnostics.printable` (controls, bidi and
     format characters, lone surrogates become U+FFFD, one for one) and

@@ -11,10 +11,10 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from .cells import terminal
 from ..model.clip import clip
 from ..referee.hand_score import UNITS, highest_wins
 from ..scoring.standings import NO_TOTAL, RunningTotals, Scoreboard
+from .cells import terminal
 
 WIDTH = 60
 """The most characters a player's line takes."""

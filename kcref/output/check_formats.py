@@ -16,11 +16,22 @@ from collections.abc import Iterator, Sequence
 from typing import IO, TextIO
 from xml.sax.saxutils import escape, quoteattr
 
-from ..referee.pipeline import FileReport
 from ..model.codes import Severity
-from ..model.diagnostics import (LOG_COMMAND, MESSAGE_LIMIT, REPLACEMENT, Diagnostic, clip, defang, format_github,
-                          format_text, github_command, json_text, printable)
+from ..model.diagnostics import (
+    LOG_COMMAND,
+    MESSAGE_LIMIT,
+    REPLACEMENT,
+    Diagnostic,
+    clip,
+    defang,
+    format_github,
+    format_text,
+    github_command,
+    json_text,
+    printable,
+)
 from ..model.words import plural
+from ..referee.pipeline import FileReport
 
 FORMATS = ("text", "json", "github", "junit")
 

@@ -9,7 +9,6 @@ from tabulate import tabulate
 
 from ..model.options import OPTION_TAGS, PRESETS, PRESETS_BY_NAME, Options, Preset
 
-
 SEEDS_NOTE = ("The seeds are the four published descriptions of the game that kcref is built from: 000 a boxed\n"
               "set's sheet (English/Spanish), 001 Italian, 003 and 004 Dutch. docs/rules.md says what each holds.")
 

@@ -24,15 +24,15 @@ from typing import NamedTuple, overload
 
 from tabulate import tabulate, tabulate_formats
 
-from . import table_chunks
-from .cells import cell, prose, terminal
 from ..model.clip import LIMIT, clip
 from ..model.diagnostics import json_text
-from ..model.words import plural
 from ..model.options import OPTION_TAGS, Options, Scoring, preset
-from .rules_text import value_text
+from ..model.words import plural
 from ..referee.hand_score import UNITS, highest_wins
 from ..scoring.standings import SCORED, HandRow, Scoreboard
+from . import table_chunks
+from .cells import cell, prose, terminal
+from .rules_text import value_text
 from .table_chunks import table_pieces
 
 VIEWS = ("player", "hand", "night")

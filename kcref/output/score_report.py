@@ -14,15 +14,15 @@ import shlex
 from collections.abc import Iterable, Sequence
 from typing import NamedTuple
 
+from ..files.inputs import Found, Inputs, Problem, problem_diagnostic, resolve
+from ..model.diagnostics import Diagnostic, format_text
+from ..model.words import plural
+from ..referee.pipeline import FileReport, check_file
+from ..referee.verdict import HandVerdict
+from ..scoring.standings import HandSorter, Scoreboard, Tally, scoreboard
 from .cells import terminal, terminal_diagnostic
 from .chart import chart as draw_chart
-from ..referee.pipeline import FileReport, check_file
-from ..model.diagnostics import Diagnostic, format_text
-from ..files.inputs import Found, Inputs, Problem, problem_diagnostic, resolve
-from ..model.words import plural
 from .score_formats import render_scores
-from ..scoring.standings import HandSorter, Scoreboard, Tally, scoreboard
-from ..referee.verdict import HandVerdict
 
 EXIT_OK, EXIT_ERRORS, EXIT_USAGE = 0, 1, 2
 

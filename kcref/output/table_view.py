@@ -5,19 +5,19 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Mapping
 from typing import BinaryIO, NamedTuple
 
+from ..engine.moves import in_order
+from ..engine.table import Table
+from ..files.inputs import STDIN, display_name, open_input
 from ..model.cards import Card, Pile, Suit
 from ..model.codes import UNREADABLE
 from ..model.diagnostics import Diagnostic, printable
 from ..model.events import Deal, Layout
-from ..referee.grouping import HandRecord
-from ..files.inputs import STDIN, display_name, open_input
-from ..model.words import plural
-from ..engine.moves import in_order
 from ..model.options import Scoring
+from ..model.words import plural
 from ..notation.reader import Item, read_stream
+from ..referee.grouping import HandRecord
 from ..referee.replay import Position, referee_hand, table_at
 from ..referee.setup_checks import checked_hands
-from ..engine.table import Table
 
 RED = (Suit.H, Suit.D)
 GRID: tuple[tuple[Pile | None, ...], ...] = (

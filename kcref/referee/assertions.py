@@ -14,8 +14,8 @@ from collections.abc import Iterator
 from ..model.cards import Card
 from ..model.diagnostics import Diagnostic, diagnostic
 from ..model.events import Assertion, Blocked, Claim, Quantity, Span, Turn
-from .grouping import HandRecord, unknown_player
 from ..model.options import Scoring
+from .grouping import HandRecord, unknown_player
 from .hand_score import CHIP_SYSTEMS, SCORERS, chips_paid, unknown_value
 from .verdict import HandVerdict
 

@@ -16,8 +16,14 @@ from ..model.clip import clip
 from ..model.codes import UNREADABLE
 from ..model.diagnostics import Diagnostic, diagnostic
 from ..model.events import TRIVIA, Event, HandStart, Span, Tag
+from ..model.options import (
+    DEFAULT_PRESET,
+    OPTION_TAGS_BY_NAME,
+    PRESETS_BY_NAME,
+    Options,
+    resolve,
+)
 from ..notation.grammar import KEYWORDS, NAME_RE
-from ..model.options import DEFAULT_PRESET, OPTION_TAGS_BY_NAME, PRESETS_BY_NAME, Options, resolve
 from ..notation.reader import Item
 
 NAME = re.compile(NAME_RE)

@@ -15,16 +15,16 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field, replace
 from typing import BinaryIO
 
-from .assertions import check_assertions
+from ..files.inputs import Found, Inputs, Problem, problem_diagnostic
 from ..model.codes import UNREADABLE, Severity
 from ..model.diagnostics import Diagnostic
-from ..files.inputs import Found, Inputs, Problem, problem_diagnostic
 from ..model.events import Tag
-from .grouping import MAX_TAG_NAMES, HandRecord
 from ..notation.reader import read_file, read_stream, read_text
+from ..notation.sourcelines import SourceLines
+from .assertions import check_assertions
+from .grouping import MAX_TAG_NAMES, HandRecord
 from .replay import referee_hands
 from .setup_checks import checked_hands
-from ..notation.sourcelines import SourceLines
 from .verdict import HandVerdict
 
 Emit = Callable[[Diagnostic], None]

@@ -11,8 +11,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Mapping
 from typing import NamedTuple
 
-from ..model.cards import Card, Pile
-from ..model.diagnostics import Diagnostic, diagnostic
+from ..engine.faults import IllegalAction
+from ..engine.moves import in_order
+from ..engine.table import Table, Unchecked
 from ..engine.turns import (
     apply,
     begin_turn,
@@ -22,16 +23,14 @@ from ..engine.turns import (
     settle,
     start_hand,
 )
-from ..model.events import Blocked, Deal, Layout, Reveal, Span, Turn
-from .grouping import Cut, HandRecord
-from ..engine.faults import IllegalAction
-from ..model.words import names_list
-from ..engine.moves import in_order
-from ..model.options import Scoring
 from ..engine.values import CARD_POINTS, CardValue, hand_value
-from ..engine.table import Table, Unchecked
+from ..model.cards import Card, Pile
+from ..model.diagnostics import Diagnostic, diagnostic
+from ..model.events import Blocked, Deal, Layout, Reveal, Span, Turn
+from ..model.options import Scoring
+from ..model.words import names_list
+from .grouping import Cut, HandRecord
 from .verdict import HandVerdict, Penalty
-
 
 CUT_REASONS: Mapping[str, str] = {
     "KC1": "syntax error",

@@ -7,8 +7,8 @@ from typing import Iterable, Iterator
 from ..model.cards import FOUNDATIONS, Card
 from ..model.diagnostics import Diagnostic, diagnostic
 from ..model.events import Blocked, Deal, Draw, Layout, Reveal, Span, Tag, Turn
-from .grouping import Cut, HandRecord, iter_hands, unknown_player
 from ..notation.reader import Item
+from .grouping import Cut, HandRecord, iter_hands, unknown_player
 
 DEAL_SIZE = 7
 PLAY_LINES: dict[type, str] = {Turn: "a turn", Reveal: "a reveal", Blocked: "a blocked line"}

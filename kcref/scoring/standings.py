@@ -38,13 +38,13 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, NamedTuple, TypeVar
 
-from ..referee.pipeline import FileReport
+from ..files.spool import Record, Spool
 from ..model.codes import UNREADABLE
 from ..model.diagnostics import Diagnostic
 from ..model.events import Tag
 from ..model.options import Options, Scoring
 from ..referee.hand_score import hand_score, highest_wins
-from ..files.spool import Record, Spool
+from ..referee.pipeline import FileReport
 from ..referee.verdict import HandVerdict
 
 TAINTING = frozenset({"KC105", "KC201", "KC202", "KC203", "KC204", "KC206"})

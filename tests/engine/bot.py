@@ -9,10 +9,10 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 from kcref.engine.dealing import deal_from_deck, shuffled_deck
+from kcref.engine.table import Table
 from kcref.engine.turns import apply, can_end_turn, end_turn, legal_actions, settle
 from kcref.model.events import PASS, Action, Draw
 from kcref.model.options import OPTION_TAGS, PRESETS_BY_NAME, Options
-from kcref.engine.table import Table
 
 NAMES = ("Ann", "Bob", "Cy", "Dee", "Eve", "Fay")
 

@@ -8,13 +8,13 @@ from dataclasses import replace
 import pytest
 from logs import read_log
 
-from kcref.model.cards import Card, Pile, parse_card, parse_pile
-from kcref.engine.turns import apply, begin_turn, end_turn, start_hand
-from kcref.model.events import PASS, Action, Draw, MovePile, PlayCard
 from kcref.engine.faults import IllegalAction
+from kcref.engine.table import Table
+from kcref.engine.turns import apply, begin_turn, end_turn, start_hand
+from kcref.model.cards import Card, Pile, parse_card, parse_pile
+from kcref.model.events import PASS, Action, Draw, MovePile, PlayCard
 from kcref.model.options import Options, preset
 from kcref.referee.replay import referee_hands
-from kcref.engine.table import Table
 from kcref.referee.verdict import HandVerdict
 
 NAMES = ("Ann", "Bob")

@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 
 from kcref.model.diagnostics import Diagnostic
-from kcref.referee.grouping import HandRecord, iter_hands
 from kcref.notation.reader import read_text
+from kcref.referee.grouping import HandRecord, iter_hands
 from kcref.referee.setup_checks import check_hand
 
 

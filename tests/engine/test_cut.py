@@ -9,13 +9,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from kcref.model.cards import CORNERS, DECK, FOUNDATIONS
-from kcref.referee.pipeline import check_text
-from kcref.referee.grouping import MAX_HAND_ITEMS
 from kcref.model.options import OPTION_TAGS, PRESETS_BY_NAME
 from kcref.notation.reader import read_text
+from kcref.referee.grouping import MAX_HAND_ITEMS, HandRecord
+from kcref.referee.pipeline import check_text
 from kcref.referee.replay import referee_hands, table_at
 from kcref.referee.setup_checks import checked_hands
-from kcref.referee.grouping import HandRecord
 
 NAMES = ("Ann", "Bob", "Cy", "Dee")
 OPTION_VALUES = {

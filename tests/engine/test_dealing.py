@@ -9,12 +9,18 @@ from pathlib import Path
 import pytest
 from helpers import act, cards, options, play, refusal, table
 
-from kcref.model.cards import DECK, Pile, Rank, parse_card
-from kcref.model.codes import CODES
 from kcref.engine.dealing import deal_from_deck, shuffled_deck, turn_event
 from kcref.engine.turns import apply, legal_actions
+from kcref.model.cards import DECK, Pile, Rank, parse_card
+from kcref.model.codes import CODES
 from kcref.model.events import Deal, Layout
-from kcref.model.options import CompletedPiles, DrawnKing, DrawTime, ForcedKings, LayoutKings
+from kcref.model.options import (
+    CompletedPiles,
+    DrawnKing,
+    DrawTime,
+    ForcedKings,
+    LayoutKings,
+)
 
 
 def _deck_with(front: str) -> list:

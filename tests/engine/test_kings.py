@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 from helpers import cards, layout, options, play, refusal, table
 
-from kcref.model.cards import Pile, parse_card
-from kcref.engine.turns import can_end_turn, legal_actions
-from kcref.model.options import DrawnKing, DrawTime, ForcedKings, LayoutKings, Scoring
 from kcref.engine.table import Unchecked
+from kcref.engine.turns import can_end_turn, legal_actions
+from kcref.model.cards import Pile, parse_card
+from kcref.model.options import DrawnKing, DrawTime, ForcedKings, LayoutKings, Scoring
 
 LAY = "N:9D E:JS S:3C W:5H"
 ANN_K = "KH 8S 6S 2C AD 9C 5D"      # a dealt King
@@ -182,8 +182,8 @@ def test_layout_kings_in_corners_under_immediate_corners() -> None:
     t = table(opts, lay="N:9D E:JS S:3C W:5H NE:KH SW:KD")
     assert t.stock == 52 - 14 - 6
     assert t.top(Pile.NE) == parse_card("KH") and t.top(Pile.SW) == parse_card("KD")
-    from kcref.engine.turns import start_hand
     from kcref.engine.faults import IllegalAction
+    from kcref.engine.turns import start_hand
     with pytest.raises(IllegalAction) as e:
         start_hand(opts, ("Ann", "Bob"), 1, {}, layout("N:9D E:KS S:3C W:5H"))
     assert (e.value.code, e.value.step) == ("KC323", 1)

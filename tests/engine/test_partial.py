@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 from helpers import cards, found, play, refusal, run, table
 
-from kcref.model.cards import parse_card
-from kcref.engine.turns import reveal
 from kcref.engine.faults import IllegalAction
 from kcref.engine.table import Unchecked
+from kcref.engine.turns import reveal
+from kcref.model.cards import parse_card
 
 FULL = {0: "8S 7D 6C 5H 4S 3D 2C", 1: "10H 9S 8D 7C 6H 5S 4D"}
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 import pytest
 from helpers import PRESET_NAMES, play, refusal, table
 
-from kcref.model.cards import Pile, parse_card
 from kcref.engine.faults import IllegalAction, misfit
 from kcref.engine.moves import card_targets, fits, may_move
-from kcref.model.options import preset
 from kcref.engine.policy import policy_for
+from kcref.model.cards import Pile, parse_card
+from kcref.model.options import preset
 
 LAY = "N:9D E:JS S:3C W:5H"
 

@@ -9,12 +9,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from logs import read_log
 
-from kcref.model.cards import DECK, Pile
-from kcref.referee.pipeline import check_text
-from kcref.model.codes import Severity
-from kcref.engine.turns import apply, can_end_turn, end_turn, legal_actions
-from kcref.model.events import PASS, Action, Draw, MovePile, PlayCard
 from kcref.engine.faults import IllegalAction
+from kcref.engine.table import Table
+from kcref.engine.turns import apply, can_end_turn, end_turn, legal_actions
+from kcref.model.cards import DECK, Pile
+from kcref.model.codes import Severity
+from kcref.model.events import PASS, Action, Draw, MovePile, PlayCard
 from kcref.model.options import (
     CompletedPiles,
     DrawnKing,
@@ -25,8 +25,8 @@ from kcref.model.options import (
     Scoring,
     with_scoring,
 )
+from kcref.referee.pipeline import check_text
 from kcref.referee.replay import referee_hands
-from kcref.engine.table import Table
 
 PILES = tuple(Pile)
 UNIVERSE: tuple[Action, ...] = (

@@ -5,12 +5,18 @@ from __future__ import annotations
 import pytest
 from helpers import act, found, options, play, refusal, table
 
-from kcref.model.cards import parse_card
-from kcref.engine.turns import apply, begin_turn, can_end_turn, declare_blocked, end_turn
-from kcref.model.events import Draw
 from kcref.engine.faults import IllegalAction
-from kcref.model.options import DrawTime
 from kcref.engine.table import Unchecked
+from kcref.engine.turns import (
+    apply,
+    begin_turn,
+    can_end_turn,
+    declare_blocked,
+    end_turn,
+)
+from kcref.model.cards import parse_card
+from kcref.model.events import Draw
+from kcref.model.options import DrawTime
 
 SIX = ("Ann", "Bob", "Cy", "Dee", "Eve", "Fay")
 STUCK_ANN = "QH 7H 6S 2C AD 9C 5D"   # nothing of it fits N:9D E:JS S:3C W:5H

@@ -5,11 +5,20 @@ from __future__ import annotations
 import pytest
 from helpers import cards, layout, run
 
-from kcref.model.cards import parse_card
-from kcref.model.events import PASS, Blocked, Deal, HandStart, Layout, PlayCard, Span, Turn
-from kcref.referee.grouping import Cut, HandRecord
-from kcref.model.options import Scoring, preset, with_scoring
 from kcref.engine.values import dutch_points, penalty_points, pip_points
+from kcref.model.cards import parse_card
+from kcref.model.events import (
+    PASS,
+    Blocked,
+    Deal,
+    HandStart,
+    Layout,
+    PlayCard,
+    Span,
+    Turn,
+)
+from kcref.model.options import Scoring, preset, with_scoring
+from kcref.referee.grouping import Cut, HandRecord
 from kcref.referee.replay import referee_hand
 
 SIX = "Ann, Bob, Cy, Dee, Eve, Fay"
