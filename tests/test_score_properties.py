@@ -8,7 +8,8 @@ from dataclasses import replace
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from kcref.model.options import Options, Scoring, preset, with_scoring
+from kcref.model.options import Options, preset, with_scoring
+from kcref.model.systems import NONE, PENALTY, STACKS, SYSTEMS, ScoringSystem
 from kcref.output.score_report import EXIT_OK, score_reports
 from kcref.referee.hand_score import hand_score
 from kcref.referee.pipeline import FileReport, check_text
@@ -18,11 +19,11 @@ from tests.engine.bot import game_log
 SETTINGS = settings(max_examples=30, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
 # Stacks are left out on purpose: the referee gives every night fresh stacks, so a stacks game
 # ends with its night (tests/cases/score/stacks_nights shows it).
-SPANNING = [s for s in Scoring if s is not Scoring.CHIP_STACKS]
+SPANNING = [s for s in SYSTEMS.values() if s is not STACKS]
 
 
 @st.composite
-def scoring_options(draw: st.DrawFn, systems: list[Scoring] = SPANNING) -> Options:
+def scoring_options(draw: st.DrawFn, systems: list[ScoringSystem] = SPANNING) -> Options:
     """A scoring system with a small Target or Hands, so that games end now and then."""
     scoring = draw(st.sampled_from(systems))
     base = with_scoring(preset(draw(st.sampled_from(["classic", "commercial", "family"]))), scoring)
@@ -65,7 +66,7 @@ def test_totals_do_not_depend_on_how_hands_are_split_into_files(seed: int, optio
 
 
 @SETTINGS
-@given(st.integers(0, 2**32), scoring_options(list(Scoring)), st.integers(2, 5), st.integers(1, 6))
+@given(st.integers(0, 2**32), scoring_options(list(SYSTEMS.values())), st.integers(2, 5), st.integers(1, 6))
 def test_standings_add_up(seed: int, options: Options, players: int, hands: int) -> None:
     """Points are the sum of the scored hands; hands won and games won are counted once each."""
     report = check_text(game_log(random.Random(seed), options, players, hands), "night.log")
@@ -92,12 +93,12 @@ def test_standings_add_up(seed: int, options: Options, players: int, hands: int)
             n: p for n, p in summed.items() if n not in rows[-1].players}
         assert [r.game_over for r in rows] == [False] * (len(rows) - 1) + [g.over]
     assert all(g.over for g in board.games[:-1])
-    if options.scoring is Scoring.NONE and options.target is None and options.hands is None:
+    if options.scoring is NONE and options.target is None and options.hands is None:
         assert all(g.hands == 1 for g in board.games)
 
 
 def test_split_keeps_every_hand() -> None:
-    text = game_log(random.Random(3), with_scoring(preset("classic"), Scoring.PENALTY), 2, 4)
+    text = game_log(random.Random(3), with_scoring(preset("classic"), PENALTY), 2, 4)
     pieces = split(text, {1, 3})
     assert len(pieces) == 3
     assert all(p.startswith('[Players "Ann, Bob"]') for p in pieces)

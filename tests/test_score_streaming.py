@@ -14,7 +14,8 @@ from hypothesis import strategies as st
 
 from kcref.files import spool
 from kcref.model.diagnostics import Diagnostic, json_text
-from kcref.model.options import Scoring, preset, with_scoring
+from kcref.model.options import preset, with_scoring
+from kcref.model.systems import PENALTY, SYSTEMS, ScoringSystem
 from kcref.output import table_chunks
 from kcref.output.chart import chart as draw_chart
 from kcref.output.score_formats import FORMATS, VIEWS, render_scores
@@ -47,7 +48,7 @@ def corrupt(text: str, rng: random.Random, edits: int) -> str:
     return "\n".join(lines)
 
 
-def night_logs(folder: Path, rng: random.Random, files: int, edits: int, scoring: Scoring,
+def night_logs(folder: Path, rng: random.Random, files: int, edits: int, scoring: ScoringSystem,
                hands: tuple[int, int] = (1, 5)) -> list[str]:
     """A few random nights (some lines corrupted), their paths."""
     paths = []
@@ -77,9 +78,9 @@ def outputs(paths: list[str], reports_too: bool) -> list[tuple[int, str, str]]:
 
 @SETTINGS
 @given(seed=st.integers(0, 2**32), files=st.integers(1, 3), edits=st.integers(0, 4),
-       scoring=st.sampled_from(list(Scoring)))
+       scoring=st.sampled_from(list(SYSTEMS.values())))
 def test_streaming_equals_the_whole_file_path(tmp_path_factory: pytest.TempPathFactory, seed: int, files: int,
-                                              edits: int, scoring: Scoring) -> None:
+                                              edits: int, scoring: ScoringSystem) -> None:
     rng = random.Random(seed)
     folder = tmp_path_factory.mktemp("stream")
     paths = []
@@ -101,7 +102,7 @@ def test_streaming_equals_the_whole_file_path(tmp_path_factory: pytest.TempPathF
 def test_player_and_night_views_keep_no_row_per_scored_hand(tmp_path: Path) -> None:
     rng = random.Random(5)
     log = tmp_path / "night.log"
-    log.write_text(game_log(rng, with_scoring(preset("classic"), Scoring.PENALTY), 3, 12), encoding="utf-8")
+    log.write_text(game_log(rng, with_scoring(preset("classic"), PENALTY), 3, 12), encoding="utf-8")
     for by, fmt in [("player", "simple"), ("night", "csv"), ("player", "html")]:
         result = score_paths([str(log)], by, fmt)
         assert result.status == EXIT_OK and result.board is not None
@@ -143,19 +144,19 @@ def test_the_sorter_keeps_only_the_first_error_of_a_hand(tmp_path: Path) -> None
 @settings(max_examples=15, deadline=None, database=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 @given(seed=st.integers(0, 2**32), files=st.integers(1, 3), edits=st.integers(0, 3),
-       scoring=st.sampled_from([*Scoring, None]))
+       scoring=st.sampled_from([*SYSTEMS.values(), None]))
 def test_rows_read_back_in_chunks_give_the_output_of_rows_in_memory(
         tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch, seed: int, files: int,
-        edits: int, scoring: Scoring | None) -> None:
+        edits: int, scoring: ScoringSystem | None) -> None:
     """Every view in every format (and the chart): the rows spooled to a file in small batches and
     the tables drawn a few rows at a time give what tabulate draws of every row at once."""
     rng = random.Random(seed)
     folder = tmp_path_factory.mktemp("chunks")
     if scoring is None:  # several systems: the hand view has a scoring column
         paths = []
-        for system in rng.sample(list(Scoring), 2):
-            (folder / system.value).mkdir()
-            paths += night_logs(folder / system.value, rng, 1, edits, system, (3, 9))
+        for system in rng.sample(list(SYSTEMS.values()), 2):
+            (folder / system.name).mkdir()
+            paths += night_logs(folder / system.name, rng, 1, edits, system, (3, 9))
     else:
         paths = night_logs(folder, rng, files, edits, scoring, (3, 9))
     whole = score_paths(paths, "hand", "json", chart=True, skip_invalid=True).board
@@ -173,7 +174,7 @@ def test_rows_read_back_in_chunks_give_the_output_of_rows_in_memory(
 
 
 def test_json_written_piece_by_piece_is_the_document_dumped_whole(tmp_path: Path) -> None:
-    paths = night_logs(tmp_path, random.Random(3), 2, 2, Scoring.PENALTY, (2, 6))
+    paths = night_logs(tmp_path, random.Random(3), 2, 2, PENALTY, (2, 6))
     for by in ("hand", "player"):
         out = score_paths(paths, by, "json", skip_invalid=True).out
         assert json_text(json.loads(out)) + "\n" == out
@@ -188,7 +189,7 @@ def test_the_rows_of_every_hand_are_in_a_file_not_in_memory(tmp_path: Path, monk
     batch at a time, and the output is made as it is written."""
     monkeypatch.setattr(spool, "BATCH", 4)
     log = tmp_path / "night.log"
-    log.write_text(game_log(random.Random(8), with_scoring(preset("classic"), Scoring.PENALTY), 3, 30),
+    log.write_text(game_log(random.Random(8), with_scoring(preset("classic"), PENALTY), 3, 30),
                    encoding="utf-8")
     for by, fmt in [("hand", "simple"), ("hand", "csv"), ("player", "json"), ("hand", "grid")]:
         result = score_paths([str(log)], by, fmt)

@@ -26,8 +26,9 @@ from ..model.events import (
     Tag,
     Turn,
 )
-from ..model.options import OPTION_TAGS_BY_NAME, Options, Scoring, resolve
+from ..model.options import OPTION_TAGS_BY_NAME, Options, resolve
 from ..notation.writer import DEFAULT_SPELLING, Spelling, event_text
+from .carry import ChipCarry
 from .dealing import deal_from_deck, pick, shuffled_deck
 from .table import Table
 from .turns import apply, can_end_turn, end_turn, legal_actions, settle
@@ -142,15 +143,13 @@ def play_log(players: int | Sequence[str], rules: str = "classic", overrides: Ma
     for event in header:
         yield event_text(event, spelling) + "\n"
     dealer = len(names) - 1
-    stacks: list[int] | None = None
-    pot = 0
+    carry = ChipCarry()
     for number in range(1, hands + 1):
         yield "\n" + event_text(HandStart(number, names[dealer]), spelling) + "\n"
-        keep = options.scoring is Scoring.CHIP_STACKS
-        played = play_hand(options, names, dealer, chosen, rng,
-                           stacks=stacks if keep else None, pot=pot if keep else 0)
+        carry.before(options)
+        carried = carry.into(options, names, dealer)
+        played = play_hand(options, names, dealer, chosen, rng, stacks=carried.stacks, pot=carried.pot)
         for event in played.events:
             yield event_text(event, spelling) + "\n"
-        if keep and played.table.stacks is not None:
-            stacks, pot = list(played.table.stacks), played.table.pot
+        carry.after(options, names, played.table.stacks, played.table.pot)
         dealer = (dealer + 1) % len(names)

@@ -18,7 +18,6 @@ from ..model.options import (
     ForcedKings,
     LayoutKings,
     Options,
-    Scoring,
 )
 
 
@@ -78,10 +77,6 @@ LAYOUT_KINGS_TO_CORNER: Mapping[LayoutKings, bool] = {
     LayoutKings.STAY: False, LayoutKings.CORNER: True,
 }
 
-CHIP_SCORING: frozenset[Scoring] = frozenset({Scoring.CHIPS, Scoring.CHIP_STACKS})
-"""The scoring systems where chips are played (and so penalties are paid in chips)."""
-
-
 class Policy(NamedTuple):
     """The options of one hand, flattened into what the engine asks while judging."""
 
@@ -102,7 +97,7 @@ class Policy(NamedTuple):
 
 def policy_for(options: Options) -> Policy:
     """Flatten ``options`` into the engine's :class:`Policy`."""
-    chips = options.scoring in CHIP_SCORING
+    chips = options.scoring.plays_chips  # then faults are paid in chips
     draw = DRAW_RULES[options.draw]
     forced = FORCED[options.forced_kings]
     placed = DRAWN_KING_PLACED[options.drawn_king]

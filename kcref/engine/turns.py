@@ -11,11 +11,11 @@ only for bots, and it accepts exactly what :func:`apply` accepts.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 
 from ..model.cards import CORNERS, DECK, FOUNDATIONS, Card, Pile
 from ..model.events import PASS, Action, Draw, MovePile, Pass, PlayCard
-from ..model.options import Options, Scoring
+from ..model.options import Options
 from ..model.words import names_list, plural
 from .faults import (
     IllegalAction,
@@ -44,27 +44,6 @@ HAND_SIZE = 7
 
 
 # --- chips -----------------------------------------------------------------------------------
-
-
-def shared_stacks(options: Options, n: int, dealer: int) -> list[int]:
-    """``options.chips`` shared out as evenly as possible; the extra chips go to the first
-    seats after the dealer (3 players, 80 chips: 27, 27, 26)."""
-    base, extra = divmod(options.chips, n)
-    stacks = [base] * n
-    for k in range(extra):
-        stacks[(dealer + 1 + k) % n] += 1
-    return stacks
-
-
-def _kept_stacks(options: Options, n: int, dealer: int) -> list[int]:
-    return [options.stack] * n
-
-
-INITIAL_STACKS: Mapping[Scoring, Callable[[Options, int, int], list[int]]] = {
-    Scoring.CHIPS: shared_stacks,
-    Scoring.CHIP_STACKS: _kept_stacks,
-}
-"""Each player's chips at the start of a hand, where chips are played and no stacks are given."""
 
 
 def _pay(t: Table, seat: int, chips: int, code: str, message: str, step: int | None) -> None:
@@ -125,8 +104,9 @@ def start_hand(options: Options, names: Sequence[str], dealer: int,
         if len(deck) != t.stock:
             raise ValueError(f"the stock should hold {t.stock} cards, not {len(deck)}")
         t.deck = list(reversed(deck))
-    if pol.chips:
-        t.stacks = list(stacks) if stacks is not None else INITIAL_STACKS[options.scoring](options, t.n, dealer)
+    chips = options.scoring.chips
+    if chips is not None:
+        t.stacks = list(stacks) if stacks is not None else chips.start(options, t.n, dealer)
         t.pot = pot
         t.ante = options.ante
         for k in range(t.n):

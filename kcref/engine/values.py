@@ -1,41 +1,12 @@
-"""What cards left in hand are worth: penalty points per scoring system, and chips."""
+"""What the cards a player holds are worth on the table: in the scoring system's points
+(:attr:`kcref.model.systems.ScoringSystem.card_value`), or in chips."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-
-from ..model.cards import Card, Rank
-from ..model.options import Options, Scoring
+from ..model.cards import Rank
+from ..model.options import Options
+from ..model.systems import CardValue
 from .table import Table
-
-CardValue = Callable[[Card], int]
-
-
-def penalty_points(card: Card) -> int:
-    """``penalty`` (001, 004): King 10, any other card 1."""
-    return 10 if card.rank is Rank.K else 1
-
-
-def pip_points(card: Card) -> int:
-    """``pips`` (001 alternative): Ace 25, K Q J 10 count 10, others their face value."""
-    if card.rank is Rank.A:
-        return 25
-    return min(int(card.rank), 10)
-
-
-def dutch_points(card: Card) -> int:
-    """``dutch`` (003): face cards 10, number cards 5, Aces 25."""
-    if card.rank is Rank.A:
-        return 25
-    return 10 if card.rank >= Rank.J else 5
-
-
-CARD_POINTS: Mapping[Scoring, CardValue] = {
-    Scoring.PENALTY: penalty_points,
-    Scoring.PIPS: pip_points,
-    Scoring.DUTCH: dutch_points,
-}
-"""The scoring systems that score cards left in hand, and what each card is worth."""
 
 
 def chip_value(options: Options) -> CardValue:

@@ -11,6 +11,8 @@ import enum
 from dataclasses import dataclass, fields, replace
 from typing import Any, Callable, Mapping, NamedTuple
 
+from .systems import CHIPS, NONE, PENALTY, SYSTEMS, ScoringSystem, UnknownSystem, system
+
 
 class DrawTime(enum.Enum):
     """When a player takes the top card of the stock."""
@@ -49,17 +51,6 @@ class CompletedPiles(enum.Enum):
     REMOVE = "remove"  # 004 option: cleared from the table (out of play for the rest of the hand)
 
 
-class Scoring(enum.Enum):
-    """How hands are scored (docs/rules.md, "Scoring")."""
-
-    NONE = "none"              # hands won
-    CHIPS = "chips"            # 000/003: 80 chips shared out each hand, pot to the winner
-    CHIP_STACKS = "stacks"     # 004 chip variant: 50 chips each, kept between hands
-    PENALTY = "penalty"        # 001/004: King 10, other cards 1, lowest wins
-    PIPS = "pips"              # 001 alternative: Ace 25, K Q J 10, others face value
-    DUTCH = "dutch"            # 003 variant: face cards 10, number cards 5, Aces 25
-
-
 @dataclass(frozen=True)
 class Options:
     """Every rule option; the defaults are the ``classic`` preset."""
@@ -69,7 +60,8 @@ class Options:
     forced_kings: ForcedKings = ForcedKings.OFF
     drawn_king: DrawnKing = DrawnKing.HAND
     completed: CompletedPiles = CompletedPiles.STAY
-    scoring: Scoring = Scoring.NONE
+    scoring: ScoringSystem = NONE
+    """The scoring system (:mod:`kcref.model.systems`)."""
     target: int | None = None
     """Points that end a game (chips: highest first to reach it; penalty systems: anyone reaching it)."""
     hands: int | None = None
@@ -102,22 +94,16 @@ PRESETS: tuple[Preset, ...] = (
     Preset("classic", Options(), "seed 001 (Italian)",
            "draw at the end of the turn, Kings stay in hand, no scoring: count hands won"),
     Preset("commercial", Options(forced_kings=ForcedKings.CHIPS, drawn_king=DrawnKing.PLACE,
-                                 scoring=Scoring.CHIPS, target=100),
+                                 scoring=CHIPS, target=100),
            "seeds 000 (English/Spanish) and 003 (Dutch)",
            "forced Kings, 80 chips shared out each hand, pot to the winner, first to 100"),
     Preset("family", Options(draw=DrawTime.START, layout_kings=LayoutKings.CORNER,
-                             scoring=Scoring.PENALTY, target=25),
+                             scoring=PENALTY, target=25),
            "seed 004 (Dutch)",
            "draw at the start of the turn, layout Kings to corners, penalty points to 25"),
 )
 PRESETS_BY_NAME: dict[str, Preset] = {p.name: p for p in PRESETS}
 DEFAULT_PRESET = "classic"
-
-# Default targets when a log picks a scoring system without a target.
-DEFAULT_TARGET: Mapping[Scoring, int | None] = {
-    Scoring.NONE: None, Scoring.CHIPS: 100, Scoring.CHIP_STACKS: None,
-    Scoring.PENALTY: 25, Scoring.PIPS: 250, Scoring.DUTCH: None,
-}
 
 
 class OptionTag(NamedTuple):
@@ -125,11 +111,17 @@ class OptionTag(NamedTuple):
 
     tag: str
     field: str
-    values: str
-    """The accepted values, in words, for help text and error messages."""
+    accepted: str | Callable[[], str]
+    """The accepted values, in words (or how to list them when asked, for a registry that may
+    grow): see :attr:`values`."""
     parse: Callable[[str], object]
     source: str
     description: str
+
+    @property
+    def values(self) -> str:
+        """The accepted values, in words, for help text and error messages."""
+        return self.accepted if isinstance(self.accepted, str) else self.accepted()
 
 
 def _enum_parser(cls: type[enum.Enum]) -> Callable[[str], object]:
@@ -139,6 +131,17 @@ def _enum_parser(cls: type[enum.Enum]) -> Callable[[str], object]:
         except ValueError:
             raise ValueError(f"expected one of {', '.join(m.value for m in cls)}") from None
     return parse
+
+
+def _system_names() -> str:
+    return " | ".join(SYSTEMS)
+
+
+def _parse_system(text: str) -> ScoringSystem:
+    try:
+        return system(text)
+    except UnknownSystem:
+        raise ValueError(f"expected one of {', '.join(SYSTEMS)}") from None
 
 
 def _count(text: str) -> int:
@@ -163,7 +166,7 @@ OPTION_TAGS: tuple[OptionTag, ...] = (
               "a drawn King goes to hand, or is placed at once and ends the turn"),
     OptionTag("CompletedPiles", "completed", "stay | remove", _enum_parser(CompletedPiles), "004",
               "a pile complete from King to Ace stays, or is cleared from the table"),
-    OptionTag("Scoring", "scoring", "none | chips | stacks | penalty | pips | dutch", _enum_parser(Scoring),
+    OptionTag("Scoring", "scoring", _system_names, _parse_system,
               "000, 001, 003, 004", "the scoring system"),
     OptionTag("Target", "target", "a whole number, or none", _count_or_none, "000, 001, 004",
               "the score that ends a game"),
@@ -192,11 +195,9 @@ def preset(name: str) -> Options:
     return PRESETS_BY_NAME[name.strip().lower()].options
 
 
-def with_scoring(options: Options, scoring: Scoring) -> Options:
-    """Switch the scoring system, taking that system's default target and chip amounts."""
-    changes: dict[str, Any] = {"scoring": scoring, "target": DEFAULT_TARGET[scoring]}
-    if scoring is Scoring.CHIP_STACKS:
-        changes["king_chips"] = 10
+def with_scoring(options: Options, scoring: ScoringSystem) -> Options:
+    """Switch the scoring system, taking that system's default target and the options it implies."""
+    changes: dict[str, Any] = {"scoring": scoring, "target": scoring.default_target, **scoring.implies}
     return replace(options, **changes)
 
 
@@ -218,7 +219,7 @@ def resolve(rules: str, tags: Mapping[str, str]) -> Options:
             parsed = spec.parse(value)
         except ValueError as exc:
             raise ValueError(f"{spec.tag} '{value}': {exc}") from None
-        if isinstance(parsed, Scoring):
+        if isinstance(parsed, ScoringSystem):
             opts = with_scoring(opts, parsed)
         else:
             changes[spec.field] = parsed

@@ -12,7 +12,6 @@ import math
 from collections.abc import Sequence
 
 from ..model.clip import clip
-from ..referee.hand_score import UNITS, highest_wins
 from ..scoring.standings import NO_TOTAL, RunningTotals, Scoreboard
 from .cells import terminal
 
@@ -61,8 +60,8 @@ def _system_chart(running: RunningTotals, blocks: str, bar: str) -> str:
 
     name_w = max(len(n) for n, _ in series)
     final_w = max(len(str(v)) for v in values)
-    direction = "highest wins" if highest_wins(scoring) else "lowest wins"
-    title = f"Running totals, hand by hand: {UNITS[scoring]} ({scoring.value}), {direction}"
+    direction = "highest wins" if scoring.highest_wins else "lowest wins"
+    title = f"Running totals, hand by hand: {scoring.words.unit} ({scoring.name}), {direction}"
     if bars:
         title += f"; {bar} ends a game"
     if size > 1:

@@ -26,9 +26,9 @@ from tabulate import tabulate, tabulate_formats
 
 from ..model.clip import LIMIT, clip
 from ..model.diagnostics import json_text
-from ..model.options import OPTION_TAGS, Options, Scoring, preset
+from ..model.options import OPTION_TAGS, Options, preset
+from ..model.systems import ScoringSystem
 from ..model.words import plural
-from ..referee.hand_score import UNITS, highest_wins
 from ..scoring.standings import SCORED, HandRow, Scoreboard
 from . import table_chunks
 from .cells import cell, prose, terminal
@@ -130,7 +130,7 @@ class Text:
 def _point_headers(board: Scoreboard, prefix: str = "points") -> list[str]:
     if len(board.systems) <= 1:
         return [prefix]
-    return [f"{prefix} ({s.value})" for s in board.systems]
+    return [f"{prefix} ({s.name})" for s in board.systems]
 
 
 def standings_table(board: Scoreboard, fmt: str = "simple") -> Grid:
@@ -176,7 +176,7 @@ class _HandCells(Collection[list[Cell]]):
         board, text = self.board, self.text
         names = board.players
         mixed = len(board.systems) > 1
-        last: dict[tuple[Scoring, str], int] = {}
+        last: dict[tuple[ScoringSystem, str], int] = {}
         for row in board.rows:
             scores: dict[str, int] = {}
             if row.scores is not None and row.totals is not None:
@@ -307,38 +307,21 @@ def render_scores(board: Scoreboard, by: str = "player", fmt: str = "simple", ch
 # --- words: the rules in force, the leader ------------------------------------------------------
 
 
-SYSTEM_WORDS = {
-    Scoring.NONE: "none (hands won are counted)",
-    Scoring.CHIPS: "chips ({chips} shared out each hand, ante {ante}; the winner takes the pot, which is the "
-                   "hand's score)",
-    Scoring.CHIP_STACKS: "stacks ({stack} chips each, kept through the night; a hand scores the change of each "
-                         "stack)",
-    Scoring.PENALTY: "penalty (points for cards left: King 10, any other card 1)",
-    Scoring.PIPS: "pips (points for cards left: Ace 25, K Q J 10, others face value)",
-    Scoring.DUTCH: "dutch (points for cards left: face cards 10, number cards 5, Aces 25)",
-}
-
-
 def describe_game(o: Options) -> str:
     """When a game ends and who wins it, in words."""
     s = o.scoring
     ends: list[str] = []
     if o.target is not None:
-        if s is Scoring.CHIP_STACKS:
-            ends.append(f"the first to a stack of {o.target} ends the game")
-        elif highest_wins(s):
-            ends.append(f"the first to {o.target} {UNITS[s]} ends the game")
-        else:
-            ends.append(f"the game ends when someone reaches {o.target}")
+        ends.append(s.target_words(o.target))
     if o.hands is not None:
         ends.append(f"a game is {o.hands} hand{'s' * (o.hands != 1)}")
-    if s is Scoring.CHIP_STACKS:
+    if s.games.with_night:
         ends.append("a game ends with the night")
-    elif s is Scoring.NONE and not ends:
+    elif s.games.each_hand and not ends:
         ends.append("each hand is a game")
     elif not ends:
         ends.append("no Target or Hands, so the game runs on")
-    direction = "the highest total wins" if highest_wins(s) else "the lowest total wins"
+    direction = "the highest total wins" if s.highest_wins else "the lowest total wins"
     return "; ".join(ends) + f"; {direction}"
 
 
@@ -348,17 +331,12 @@ def describe_rules(rules: str, o: Options) -> str:
     base = preset(rules)
     changed = [t for t in OPTION_TAGS if getattr(o, t.field) != getattr(base, t.field)]
     name = rules + "".join(f' + {t.tag} "{value_text(getattr(o, t.field))}"' for t in changed)
-    words = SYSTEM_WORDS[o.scoring].format(chips=o.chips, ante=o.ante, stack=o.stack)
-    return f"{name}. Scoring: {words}; {describe_game(o)}."
+    return f"{name}. Scoring: {o.scoring.describe(o)}; {describe_game(o)}."
 
 
-def amount(scoring: Scoring, n: int) -> str:
+def amount(scoring: ScoringSystem, n: int) -> str:
     """``12 points``, ``+5 chips`` (stacks count a change), ``3 hands won``."""
-    if scoring is Scoring.NONE:
-        return f"{n} hand{'s' * (n != 1)} won"
-    text = f"{n:+d}" if scoring is Scoring.CHIP_STACKS else str(n)
-    unit = UNITS[scoring]
-    return f"{text} {unit[:-1] if abs(n) == 1 else unit}"
+    return scoring.amount(n)
 
 
 def _names(names: Sequence[str]) -> str:
@@ -371,7 +349,7 @@ def leader_line(board: Scoreboard) -> str:
     if not board.games:
         return "No hand was scored."
     g = board.games[-1]
-    system = f" ({g.scoring.value})" if len(board.systems) > 1 else ""
+    system = f" ({g.scoring.name})" if len(board.systems) > 1 else ""
     after = f"after {g.hands} hand{'s' * (g.hands != 1)}"
     if not g.best:
         verdict = "nobody won a hand, so nobody wins it" if g.over else "nobody leads"

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Mapping
 from typing import BinaryIO, NamedTuple
 
+from ..engine.carry import ChipCarry
 from ..engine.moves import in_order
 from ..engine.table import Table
 from ..files.inputs import STDIN, display_name, open_input
@@ -12,7 +13,6 @@ from ..model.cards import Card, Pile, Suit
 from ..model.codes import UNREADABLE
 from ..model.diagnostics import Diagnostic, printable
 from ..model.events import Deal, Layout
-from ..model.options import Scoring
 from ..model.words import plural
 from ..notation.reader import Item, read_stream
 from ..referee.grouping import HandRecord
@@ -89,8 +89,7 @@ def locate(items: Iterable[Item], path: str, hand: int | None = None, line: int 
     Raises ``Unreadable`` for a log that is not text, ``LookupError`` with a sentence for a hand
     or line that is not there.
     """
-    stacks: dict[str, int] = {}
-    pot = 0
+    carry = ChipCarry()
     chosen: Located | None = None
     seen = 0
     counted = _Counted(items)
@@ -99,17 +98,15 @@ def locate(items: Iterable[Item], path: str, hand: int | None = None, line: int 
         start = record.start.span.line
         if line is not None and start > line:
             break
+        carry.before(record.options)
         if hand is not None and hand in (record.number, record.index) and (
                 record.number == hand or record.number is None):
-            return Located(record, dict(stacks), pot, line)
-        chosen = Located(record, dict(stacks), pot, line)
-        if record.options.scoring is Scoring.CHIP_STACKS and record.valid:
-            verdict = referee_hand(record, stacks, pot)
-            if verdict.valid and verdict.stacks_end is not None:
-                stacks.update(verdict.stacks_by_name())
-                pot = verdict.pot_left
-        else:
-            stacks, pot = {}, 0
+            return Located(record, dict(carry.stacks), carry.pot, line)
+        chosen = Located(record, dict(carry.stacks), carry.pot, line)
+        if record.options.scoring.keeps_stacks and record.valid:
+            verdict = referee_hand(record, carry.stacks, carry.pot)
+            if verdict.valid:
+                carry.after(record.options, verdict.players, verdict.stacks_end, verdict.pot_left)
     else:
         if line is not None and line > counted.lines:
             raise LookupError(f"line {line} is past the end of {path}, which has {plural(counted.lines, 'line')}")

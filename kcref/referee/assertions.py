@@ -11,16 +11,13 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ..model.cards import Card
 from ..model.diagnostics import Diagnostic, diagnostic
 from ..model.events import Assertion, Blocked, Claim, Quantity, Span, Turn
-from ..model.options import Scoring
 from .grouping import HandRecord, unknown_player
-from .hand_score import CHIP_SYSTEMS, SCORERS, chips_paid, unknown_value
+from .hand_score import chips_paid, unknown_value
 from .verdict import HandVerdict
 
 CHIP_QUANTITIES = frozenset({Quantity.CHIPS, Quantity.PAID, Quantity.POT})
-PENALTY_SYSTEMS = frozenset({Scoring.PENALTY, Scoring.PIPS, Scoring.DUTCH})
 
 
 def check_assertions(record: HandRecord, verdict: HandVerdict) -> list[Diagnostic]:
@@ -54,10 +51,10 @@ def _check_line(record: HandRecord, verdict: HandVerdict, line: Assertion,
                          f"(line {play_after.span.line} comes after it)")
         return
     scoring = record.options.scoring
-    if line.quantity in CHIP_QUANTITIES and scoring not in CHIP_SYSTEMS:
+    if line.quantity in CHIP_QUANTITIES and not scoring.plays_chips:
         yield diagnostic(path, span.line, span.col, "KC602",
                          f"'{line.quantity.value}' states chips, but no chips are played in this hand "
-                         f"(Scoring \"{scoring.value}\")")
+                         f"(Scoring \"{scoring.name}\")")
         return
     if not record.valid or not verdict.valid or verdict.errors:
         return  # a hand with a rule error is not judged past it: nothing reliable to compare with
@@ -85,15 +82,16 @@ def _depends_on_unknown(v: HandVerdict, quantity: Quantity, seat: int | None) ->
     if not unknown:
         return ()
     own = tuple(n for n in unknown if seat is not None and n == v.players[seat])
-    if v.options.scoring not in CHIP_SYSTEMS:
+    scoring = v.options.scoring
+    if not scoring.plays_chips:
         return own
     if quantity is Quantity.POT:
         return unknown
     if seat == v.winner:
         # The winner's score and stack hold the pot; what the winner paid does not.
         return () if quantity is Quantity.PAID else unknown
-    if quantity is Quantity.SCORE and v.options.scoring is Scoring.CHIPS:
-        return ()  # under chips only the winner scores
+    if quantity is Quantity.SCORE and scoring.scorer.only_winner:
+        return ()  # a loser's score is 0 whatever the cards left
     return own
 
 
@@ -103,13 +101,14 @@ def _mismatch(v: HandVerdict, quantity: Quantity, claim: Claim, seat: int | None
     said = claim.amount
     if quantity is Quantity.SCORE:
         assert seat is not None
-        actual = SCORERS[v.options.scoring](v)[seat]
+        scorer = v.options.scoring.scorer
+        actual = scorer.score(v)[seat]
         assert actual is not None, "a figure that depends on unknown cards is not compared"
         # Seed 001 writes penalty points as negative numbers; they count the same (docs/rules.md, ruling 28).
-        agrees = said == actual or (v.options.scoring in PENALTY_SYSTEMS and -said == actual)
+        agrees = said == actual or (scorer.negated and -said == actual)
         if agrees:
             return ""
-        return f"the log says {who} scored {said}; kcref counts {actual}{_score_why(v, seat)}"
+        return f"the log says {who} scored {said}; kcref counts {actual}{scorer.why(v, seat)}"
     if quantity is Quantity.CHIPS:
         assert seat is not None and v.stacks_end is not None
         actual = v.stacks_end[seat]
@@ -125,27 +124,6 @@ def _mismatch(v: HandVerdict, quantity: Quantity, claim: Claim, seat: int | None
         return (f"the log says {who} paid {_chips(said)}; kcref counts {actual} "
                 f"(ante {v.ante}, penalties and cards left {fines})")
     return "" if said == v.pot else f"the log says the pot was {said}; kcref counts {v.pot}"
-
-
-def _score_why(v: HandVerdict, seat: int) -> str:
-    """A short reason for the score kcref counts, where one helps."""
-    scoring = v.options.scoring
-    if scoring in PENALTY_SYSTEMS:
-        left = v.cards_left[seat]
-        if isinstance(left, tuple):
-            return f" ({_cards(left)} left)" if left else " (no cards left)"
-        return ""
-    if v.blocked and scoring in (Scoring.NONE, Scoring.CHIPS):
-        return " (the hand is blocked: nobody scores)"
-    if scoring is Scoring.CHIPS:
-        return " (the pot)" if seat == v.winner else " (only the winner scores: the pot)"
-    if scoring is Scoring.CHIP_STACKS and v.stacks_start is not None and v.stacks_end is not None:
-        return f" (the stack went from {v.stacks_start[seat]} to {v.stacks_end[seat]})"
-    return " (1 for the winner of the hand, 0 for the others)"
-
-
-def _cards(cards: tuple[Card, ...]) -> str:
-    return " ".join(str(c) for c in cards)
 
 
 def _chips(n: int) -> str:

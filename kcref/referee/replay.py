@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Mapping
 from typing import NamedTuple
 
+from ..engine.carry import ChipCarry, carry_in
 from ..engine.faults import IllegalAction
 from ..engine.moves import in_order
 from ..engine.table import Table, Unchecked
@@ -23,11 +24,11 @@ from ..engine.turns import (
     settle,
     start_hand,
 )
-from ..engine.values import CARD_POINTS, CardValue, hand_value
+from ..engine.values import hand_value
 from ..model.cards import Card, Pile
 from ..model.diagnostics import Diagnostic, diagnostic
 from ..model.events import Blocked, Deal, Layout, Reveal, Span, Turn
-from ..model.options import Scoring
+from ..model.systems import CardValue
 from ..model.words import names_list
 from .grouping import Cut, HandRecord
 from .verdict import HandVerdict, Penalty
@@ -95,7 +96,8 @@ class _Replay:
 
     # --- the events --------------------------------------------------------------------------
 
-    def start(self, stacks: Mapping[str, int] | None, pot: int) -> None:
+    def start(self, stacks: Mapping[str, int] | None, pot: int) -> int:
+        """Lay out the hand with the chips carried in; return the pot it starts with."""
         rec = self.record
         deals: dict[int, tuple[Card, ...]] = {}
         layout: Layout | None = None
@@ -108,19 +110,18 @@ class _Replay:
             elif kind in (Turn, Blocked, Reveal):
                 break
         if layout is None:
-            return  # the layout lies past the cut (the set-up checks refuse a hand without one)
-        seat_stacks = None
-        if stacks is not None and rec.options.scoring is Scoring.CHIP_STACKS:
-            seat_stacks = [stacks.get(name, rec.options.stack) for name in rec.players]
+            return 0  # the layout lies past the cut (the set-up checks refuse a hand without one)
+        carried = carry_in(rec.options, rec.players, rec.dealer, stacks, pot)
         piles: tuple[tuple[Pile, Card], ...] = layout.piles
         try:
             self.table = start_hand(rec.options, rec.players, rec.dealer, deals, piles,
-                                    stacks=seat_stacks, pot=pot)
+                                    stacks=carried.stacks, pot=carried.pot)
         except IllegalAction as e:
             col = layout.cols[e.step] if e.step is not None and e.step < len(layout.cols) else layout.span.col
             self._fail(layout.span, col, e)
-            return
+            return 0
         self._drain_notes(rec.start.span, (), rec.start.span)
+        return carried.pot if self.table.stacks is not None else 0
 
     def _seat(self, ref: str) -> int:
         seat = self.seats.get(ref)
@@ -219,7 +220,7 @@ class _Replay:
                                  "the hand stops before anyone goes out, and it is not blocked")
                 pot = settle(t) if t.winner is not None else t.pot
                 self._drain_notes(rec.start.span, (), self.out_at or rec.start.span)
-            value = CARD_POINTS.get(rec.options.scoring)
+            value = rec.options.scoring.card_value
             if value is not None and complete:
                 points = tuple(self._points(t, seat, value) for seat in range(t.n))
             if t.unchecked:
@@ -283,22 +284,20 @@ def _unchecked_message(t: Table) -> str:
 def referee_hand(record: HandRecord, stacks: Mapping[str, int] | None = None, pot: int = 0) -> HandVerdict:
     """Replay one hand and judge it.
 
-    ``stacks`` (by player name) and ``pot`` carry chips in from earlier hands where stacks are
-    kept between hands (scoring ``stacks``; a name not in ``stacks`` starts with the ``Stack``
-    option); under scoring ``chips`` the chips are shared out afresh each hand and both are
-    ignored. A record whose set-up is invalid gets a verdict with ``valid`` false and no
+    ``stacks`` (by player name) and ``pot`` carry chips in from earlier hands where the scoring
+    system keeps stacks between hands (a name not in ``stacks`` starts as the system starts a
+    stack: scoring ``stacks``, with the ``Stack`` option); elsewhere (scoring ``chips`` shares
+    the chips out afresh each hand) both are ignored. A record whose set-up is invalid gets a verdict with ``valid`` false and no
     diagnostics of its own.
     """
     replay = _Replay(record)
     if not record.players:
         return replay.finish(None, pot)
-    keeps = record.options.scoring is Scoring.CHIP_STACKS
-    replay.start(stacks, pot if keeps else 0)
+    pot_start = replay.start(stacks, pot)
     t = replay.table
     stacks_start = None
     if t is not None and t.stacks is not None:
         stacks_start = tuple(s + t.ante for s in t.stacks)
-    pot_start = pot if keeps and t is not None and t.stacks is not None else 0
     replay.run()
     return replay.finish(stacks_start, pot_start)
 
@@ -323,8 +322,7 @@ def table_at(record: HandRecord, line: int | None = None, stacks: Mapping[str, i
     replay = _Replay(record)
     if not record.players:
         return Position(None, None)
-    keeps = record.options.scoring is Scoring.CHIP_STACKS
-    replay.start(stacks, pot if keeps else 0)
+    replay.start(stacks, pot)
     replay.run(line)
     t = replay.table
     if t is not None and t.winner is not None and not replay.stopped:
@@ -336,14 +334,12 @@ def table_at(record: HandRecord, line: int | None = None, stacks: Mapping[str, i
 
 def referee_hands(records: Iterable[HandRecord]) -> Iterator[HandVerdict]:
     """Judge hands in order, carrying chip stacks (and a pot nobody won) from hand to hand
-    while the scoring is ``stacks``. A hand with a rule error is void for the chips carried."""
-    stacks: dict[str, int] = {}
-    pot = 0
+    while the scoring system keeps them (:class:`kcref.engine.carry.ChipCarry`). A hand with a
+    rule error is void for the chips carried."""
+    carry = ChipCarry()
     for record in records:
-        if record.options.scoring is not Scoring.CHIP_STACKS:
-            stacks, pot = {}, 0
-        verdict = referee_hand(record, stacks, pot)
-        if verdict.valid and verdict.stacks_end is not None:
-            stacks.update(verdict.stacks_by_name())
-            pot = verdict.pot_left
+        carry.before(record.options)
+        verdict = referee_hand(record, carry.stacks, carry.pot)
+        if verdict.valid:
+            carry.after(record.options, verdict.players, verdict.stacks_end, verdict.pot_left)
         yield verdict

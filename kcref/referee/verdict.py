@@ -1,4 +1,7 @@
-"""The referee's verdict on a hand, as plain data for the CLI, the scorer and bots."""
+"""The referee's verdict on a hand, as plain data for the CLI, the scorer and bots.
+
+A verdict is the :class:`kcref.model.systems.HandResult` that the scoring systems score.
+"""
 
 from __future__ import annotations
 
@@ -46,9 +49,10 @@ class HandVerdict:
     cards_left: tuple[tuple[Card, ...] | int, ...]
     """Per seat: the cards left when they are all known, else how many."""
     points: tuple[int | None, ...] | None
-    """Per seat, penalty points for the cards left (``penalty``, ``pips``, ``dutch`` scoring);
-    ``None`` for a seat whose cards left are unknown; ``None`` altogether for other scoring
-    systems and for a hand with a rule error (it is not scored)."""
+    """Per seat, the value of the cards left, where the scoring system values them
+    (``card_value``: ``penalty``, ``pips``, ``dutch``); ``None`` for a seat whose cards left are
+    unknown; ``None`` altogether for other scoring systems and for a hand with a rule error (it
+    is not scored)."""
     stacks_start: tuple[int, ...] | None
     """Chips per seat before the ante, where chips are played."""
     stacks_end: tuple[int, ...] | None

@@ -42,8 +42,9 @@ from ..files.spool import Record, Spool
 from ..model.codes import UNREADABLE
 from ..model.diagnostics import Diagnostic
 from ..model.events import Tag
-from ..model.options import Options, Scoring
-from ..referee.hand_score import hand_score, highest_wins
+from ..model.options import Options
+from ..model.systems import ScoringSystem
+from ..referee.hand_score import hand_score
 from ..referee.pipeline import FileReport
 from ..referee.verdict import HandVerdict
 
@@ -72,7 +73,7 @@ class Night:
     """Hands of this file that were scored."""
     games_over: int = 0
     """Games whose last hand is in this file."""
-    points: Mapping[tuple[Scoring, str], int] = field(default_factory=dict)
+    points: Mapping[tuple[ScoringSystem, str], int] = field(default_factory=dict)
     """Points scored in this file per scoring system and player (players of a scored hand only)."""
 
 
@@ -106,7 +107,7 @@ class HandRow(NamedTuple):
     """This hand ended its game."""
 
     @property
-    def scoring(self) -> Scoring:
+    def scoring(self) -> ScoringSystem:
         return self.options.scoring
 
     @property
@@ -193,7 +194,7 @@ class Game(NamedTuple):
     """One game: its hands, totals and, once over, its winners."""
 
     number: int
-    scoring: Scoring
+    scoring: ScoringSystem
     target: int | None
     agreed_hands: int | None
     """The ``Hands`` option in force at the game's last hand."""
@@ -224,13 +225,13 @@ class Standing:
 
     rank: int
     name: str
-    points: tuple[tuple[Scoring, int], ...]
+    points: tuple[tuple[ScoringSystem, int], ...]
     """Points per scoring system played, in the order the systems first appear."""
     hands_played: int
     hands_won: int
     games_won: int
 
-    def points_in(self, scoring: Scoring) -> int | None:
+    def points_in(self, scoring: ScoringSystem) -> int | None:
         return dict(self.points).get(scoring)
 
 
@@ -248,7 +249,7 @@ class RunningTotals:
     """For one scoring system: each player's running total after each scored hand of that system
     (:data:`NO_TOTAL` for a hand the player was not in), and which of those hands ended a game."""
 
-    scoring: Scoring
+    scoring: ScoringSystem
     series: Mapping[str, Sequence[int]]
     """Per player, in order of first appearance."""
     ends: bytes
@@ -269,7 +270,7 @@ class Scoreboard:
     file when built by :class:`Tally`: iterate them, each pass reads them back)."""
     games: tuple[Game, ...]
     standings: tuple[Standing, ...]
-    systems: tuple[Scoring, ...]
+    systems: tuple[ScoringSystem, ...]
     """The scoring systems of the scored hands, in order of first appearance."""
     rule_sets: tuple[RuleSet, ...]
     ignored: tuple[Diagnostic, ...] = ()
@@ -412,7 +413,7 @@ class _GameSoFar:
     """The game being played: mutated hand by hand while the scoreboard is built."""
 
     number: int
-    scoring: Scoring
+    scoring: ScoringSystem
     options: Options
     totals: dict[str, int] = field(default_factory=dict)
     played: dict[str, int] = field(default_factory=dict)
@@ -435,21 +436,21 @@ class _GameSoFar:
         """Why the game is over after its latest hand, or "" if it goes on."""
         o = self.options
         if o.target is not None and self.totals:
-            base = o.stack if self.scoring is Scoring.CHIP_STACKS else 0
+            base = self.scoring.opening(o)
             if max(self.totals.values()) + base >= o.target:
                 return "target"
         if o.hands is not None and self.hands >= o.hands:
             return "hands"
-        if self.scoring is Scoring.NONE and o.target is None and o.hands is None:
+        if self.scoring.games.each_hand and o.target is None and o.hands is None:
             return "hand"
         return ""
 
     def best(self) -> tuple[str, ...]:
         """The best totals among those who played every hand (everyone, if nobody did)."""
-        if highest_wins(self.scoring) and not self.won_any:
+        if self.scoring.highest_wins and not self.won_any:
             return ()
         eligible = [n for n, k in self.played.items() if k == self.hands] or list(self.played)
-        pick = max if highest_wins(self.scoring) else min
+        pick = max if self.scoring.highest_wins else min
         best = pick(self.totals[n] for n in eligible)
         return tuple(n for n in eligible if self.totals[n] == best)
 
@@ -496,15 +497,15 @@ class Tally:
         self._night = 0
         self._night_scored: list[int] = [0]
         self._night_over: list[int] = [0]
-        self._night_points: list[dict[tuple[Scoring, str], int]] = [{}]
-        self._running: dict[tuple[Scoring, str], int] = {}
+        self._night_points: list[dict[tuple[ScoringSystem, str], int]] = [{}]
+        self._running: dict[tuple[ScoringSystem, str], int] = {}
         self._played: dict[str, int] = {}
         self._won: dict[str, int] = {}
         self._games_won: dict[str, int] = {}
         self._players: dict[str, None] = {}
-        self._systems: dict[Scoring, None] = {}
+        self._systems: dict[ScoringSystem, None] = {}
         self._rule_sets: dict[tuple[str, Options], int] = {}
-        self._series: dict[Scoring, _Series] = {}
+        self._series: dict[ScoringSystem, _Series] = {}
         self._current: _GameSoFar | None = None
         self._interned: dict[object, object] = {}
 
@@ -589,7 +590,7 @@ class Tally:
                 date, event = (tag.value, event) if tag.name == "Date" else (date, tag.value)
         self.nights.append((path, date, event, hands))
         self.ignored.extend(d._replace(source="") for d in ignored)
-        if self._current is not None and self._current.scoring is Scoring.CHIP_STACKS:
+        if self._current is not None and self._current.scoring.games.with_night:
             self._close("night")
         self._night += 1
         self._night_scored.append(0)
@@ -611,7 +612,7 @@ class Tally:
                           rule_sets, tuple(self.ignored), tuple(self._players), self.hand_count, self.scored_count,
                           self.keep_rows, running)
 
-    def _standings(self, systems: tuple[Scoring, ...]) -> tuple[Standing, ...]:
+    def _standings(self, systems: tuple[ScoringSystem, ...]) -> tuple[Standing, ...]:
         """Every player of a scored hand, ranked: games won, then points in the system's winning
         direction (hands won where several systems were played); equal keys share a rank."""
         won, games_won = self._won, self._games_won
@@ -622,7 +623,7 @@ class Tally:
             if single is None:
                 return (-games_won.get(name, 0), -won.get(name, 0))
             pts = self._running.get((single, name), 0)
-            return (-games_won.get(name, 0), -pts if highest_wins(single) else pts)
+            return (-games_won.get(name, 0), -pts if single.highest_wins else pts)
 
         order = sorted(self._players, key=lambda n: (key(n), -won.get(n, 0), n.casefold(), n))
         out: list[Standing] = []

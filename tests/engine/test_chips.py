@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from helpers import options, run
 
-from kcref.engine.turns import shared_stacks
-from kcref.model.options import Scoring
+from kcref.model.systems import PENALTY, shared_stacks
 
 BOB_OUT = "Bob: 10H->E; 9S->E; 8D->E; 7C->E; 6H->E; 5S->E; 4D->E\n"
 DEALS = "deal Ann: QH 7H 6S 2C AD 9C 5D\ndeal Bob: 10H 9S 8D 7C 6H 5S 4D\nlayout N:9D E:JS S:3C W:5H\n"
@@ -118,7 +117,7 @@ def test_a_hand_with_an_error_is_void_for_the_stacks() -> None:
 def test_no_chips_where_chips_are_not_played() -> None:
     [v] = run('[Players "Ann, Bob"]\nhand 1\n' + DEALS + "Ann: draw 2H\n" + BOB_OUT)
     assert v.stacks_start is None and v.stacks_end is None and v.penalties == () and v.pot == 0
-    assert options("classic", scoring=Scoring.PENALTY).scoring is Scoring.PENALTY
+    assert options("classic", scoring=PENALTY).scoring is PENALTY
 
 
 def test_the_chips_for_cards_left_say_why_they_are_what_they_are() -> None:

@@ -8,7 +8,8 @@ from helpers import cards, layout, options, play, refusal, table
 from kcref.engine.table import Unchecked
 from kcref.engine.turns import can_end_turn, legal_actions
 from kcref.model.cards import Pile, parse_card
-from kcref.model.options import DrawnKing, DrawTime, ForcedKings, LayoutKings, Scoring
+from kcref.model.options import DrawnKing, DrawTime, ForcedKings, LayoutKings
+from kcref.model.systems import PENALTY
 
 LAY = "N:9D E:JS S:3C W:5H"
 ANN_K = "KH 8S 6S 2C AD 9C 5D"      # a dealt King
@@ -67,7 +68,7 @@ def test_dealt_kings_cost_three_chips_each_with_chips() -> None:
 
 
 def test_forced_kings_chips_without_chip_scoring_is_an_error() -> None:
-    opts = options("commercial", scoring=Scoring.PENALTY)
+    opts = options("commercial", scoring=PENALTY)
     e = refusal(table(opts, deals={0: ANN_K}, lay=LAY), "draw")
     assert e.code == "KC318"
 

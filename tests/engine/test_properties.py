@@ -22,9 +22,9 @@ from kcref.model.options import (
     ForcedKings,
     LayoutKings,
     Options,
-    Scoring,
     with_scoring,
 )
+from kcref.model.systems import SYSTEMS
 from kcref.referee.pipeline import check_text
 from kcref.referee.replay import referee_hands
 
@@ -40,7 +40,7 @@ options_st = st.builds(
         Options(draw=draw, layout_kings=lk, forced_kings=fk, drawn_king=dk, completed=cp), sc),
     st.sampled_from(list(DrawTime)), st.sampled_from(list(LayoutKings)),
     st.sampled_from(list(ForcedKings)), st.sampled_from(list(DrawnKing)),
-    st.sampled_from(list(CompletedPiles)), st.sampled_from(list(Scoring)),
+    st.sampled_from(list(CompletedPiles)), st.sampled_from(list(SYSTEMS.values())),
 )
 game_st = st.tuples(st.integers(0, 2**32), options_st, st.integers(2, 6))
 SETTINGS = settings(max_examples=50, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])

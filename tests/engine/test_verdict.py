@@ -5,7 +5,6 @@ from __future__ import annotations
 import pytest
 from helpers import cards, layout, run
 
-from kcref.engine.values import dutch_points, penalty_points, pip_points
 from kcref.model.cards import parse_card
 from kcref.model.events import (
     PASS,
@@ -17,7 +16,8 @@ from kcref.model.events import (
     Span,
     Turn,
 )
-from kcref.model.options import Scoring, preset, with_scoring
+from kcref.model.options import preset, with_scoring
+from kcref.model.systems import DUTCH, PENALTY, PIPS
 from kcref.referee.grouping import Cut, HandRecord
 from kcref.referee.replay import referee_hand
 
@@ -30,7 +30,7 @@ SIX = "Ann, Bob, Cy, Dee, Eve, Fay"
 ])
 def test_card_points(text: str, penalty: int, pips: int, dutch: int) -> None:
     c = parse_card(text)
-    assert (penalty_points(c), pip_points(c), dutch_points(c)) == (penalty, pips, dutch)
+    assert (PENALTY.card_value(c), PIPS.card_value(c), DUTCH.card_value(c)) == (penalty, pips, dutch)
 
 
 def _blocked_log(scoring: str, reveals: str = "") -> str:
@@ -91,7 +91,7 @@ def test_unfinished_and_errors() -> None:
 
 
 def _record(events, cut: Cut | None = None) -> HandRecord:
-    options = with_scoring(preset("classic"), Scoring.PENALTY)
+    options = with_scoring(preset("classic"), PENALTY)
     return HandRecord(path="x.log", index=1, start=HandStart(1, None, Span("x.log", 1, 1)),
                       players=("Ann", "Bob"), dealer=1, options=options, rules="classic", tags=(),
                       events=tuple(events), cut=cut)
