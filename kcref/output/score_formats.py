@@ -334,11 +334,6 @@ def describe_rules(rules: str, o: Options) -> str:
     return f"{name}. Scoring: {o.scoring.describe(o)}; {describe_game(o)}."
 
 
-def amount(scoring: ScoringSystem, n: int) -> str:
-    """``12 points``, ``+5 chips`` (stacks count a change), ``3 hands won``."""
-    return scoring.amount(n)
-
-
 def _names(names: Sequence[str]) -> str:
     names = [clip(n) for n in names]
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
@@ -354,7 +349,7 @@ def leader_line(board: Scoreboard) -> str:
     if not g.best:
         verdict = "nobody won a hand, so nobody wins it" if g.over else "nobody leads"
         return f"Game {g.number}{system} is {'over' if g.over else 'in progress'} {after}: {verdict}."
-    total = amount(g.scoring, g.total(g.best[0]))
+    total = g.scoring.amount(g.total(g.best[0]))
     if g.over:
         win = "wins" if len(g.best) == 1 else "share the win"
         return f"Game {g.number}{system} is over {after}: {_names(g.best)} {win} with {total}."
