@@ -12,7 +12,8 @@ import math
 from collections.abc import Sequence
 
 from ..model.clip import clip
-from ..scoring.standings import NO_TOTAL, RunningTotals, Scoreboard
+from ..scoring.games import NO_TOTAL, RunningTotals
+from ..scoring.standings import Scoreboard
 from .cells import terminal
 
 WIDTH = 60
