@@ -6,6 +6,7 @@ from __future__ import annotations
 import ast
 import importlib
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -165,3 +166,21 @@ def test_cautious_bot_writes_clean_logs(tmp_path: Path) -> None:
         assert result.returncode == 0, result.stderr
         report = kcref.check_text(result.stdout, f"seed-{seed}.log")
         assert report.errors == 0 and len(report.hands) == 1 and report.hands[0].valid, report.diagnostics
+
+
+ARCHITECTURE = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
+
+
+def test_architecture_doc_names_every_layer() -> None:
+    from tests.test_layers import LAYERS
+
+    missing = [layer for layer in LAYERS if layer != "cli" and f"`kcref/{layer}/`" not in ARCHITECTURE]
+    assert not missing and "`kcref/cli.py`" in ARCHITECTURE, missing
+
+
+def test_architecture_doc_lists_the_public_api() -> None:
+    section = ARCHITECTURE.split("\n## The public API\n", 1)[1].split("\n## ", 1)[0]
+    listed = {name for line in section.splitlines() if line.startswith(("- ", "  "))
+              for name in re.findall(r"`(\w+)`", line)}
+    assert listed == set(kcref._EXPORTS), (sorted(listed - set(kcref._EXPORTS)),
+                                           sorted(set(kcref._EXPORTS) - listed))
