@@ -17,10 +17,7 @@ import sys
 from collections.abc import Sequence
 
 import kcref
-from kcref.engine.bots import BOTS
-from kcref.engine.table import Table
-from kcref.model.events import Action, Draw, PlayCard, Turn
-from kcref.notation.writer import event_text
+from kcref import BOTS, Action, Draw, PlayCard, Table, Turn, event_text
 
 
 class CautiousBot:

@@ -1,11 +1,14 @@
-"""Every `$ command` in README.md prints exactly the output pasted under it."""
+"""Every `$ command` in README.md prints exactly the output pasted under it, and the library
+examples run as they stand."""
 
 from __future__ import annotations
 
 import re
 import subprocess
+import sys
 from pathlib import Path
 
+from kcref import check_file
 from tests.util import ROOT, UPDATE, shell_env
 
 README = ROOT / "README.md"
@@ -39,3 +42,46 @@ def test_readme_sessions(tmp_path: Path) -> None:
             assert result.stdout == expected, command
     if UPDATE:
         README.write_text(text, encoding="utf-8")
+
+
+LIBRARY = re.compile(r"```python\n(.*?)```", re.S)
+
+
+def library_blocks(text: str) -> list[str]:
+    """The Python code blocks of the README's "As a library" section."""
+    section = text.split("\n## As a library\n", 1)[1].split("\n## ", 1)[0]
+    return LIBRARY.findall(section)
+
+
+def test_readme_library_code(tmp_path: Path) -> None:
+    """Each library example runs as it stands; the bot's log checks clean, and the referee agrees
+    with the engine on who won and the chips."""
+    (tmp_path / "samples").symlink_to(ROOT / "samples")
+    env = shell_env(tmp_path)
+    blocks = library_blocks(README.read_text(encoding="utf-8"))
+    assert len(blocks) >= 2
+    outputs: list[str] = []
+    for i, code in enumerate(blocks):
+        script = tmp_path / f"block{i}.py"
+        script.write_text(code, encoding="utf-8")
+        result = subprocess.run([sys.executable, script.name], cwd=tmp_path, env=env, capture_output=True,
+                                text=True, timeout=120)
+        assert result.returncode == 0, (code, result.stderr)
+        outputs.append(result.stdout)
+
+    report = check_file(str(ROOT / "samples" / "commercial-night.log"))
+    first = outputs[0].splitlines()
+    assert len(first) == len(report.diagnostics) + len(report.hands)
+    assert first[0].split()[:3] == [str(report.diagnostics[0].line), str(report.diagnostics[0].column),
+                                    report.diagnostics[0].code]
+
+    logs = sorted(tmp_path.glob("*.log"))
+    assert len(logs) == 1, "the bot example writes one log"
+    checked = subprocess.run(["kcref", "check", logs[0].name], cwd=tmp_path, env=env, capture_output=True,
+                             text=True, timeout=120)
+    assert checked.returncode == 0, checked.stdout
+    assert checked.stdout.splitlines()[-1].startswith("1 file, 1 hand, 0 errors, 0 warnings"), checked.stdout
+    verdict, = check_file(str(logs[0])).hands
+    assert verdict.valid and verdict.winner_name is not None and verdict.stacks_end is not None
+    bot_output = outputs[-1]
+    assert verdict.winner_name in bot_output and str(list(verdict.stacks_end)) in bot_output, bot_output
