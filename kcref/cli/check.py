@@ -4,14 +4,20 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Iterable
+from contextlib import AbstractContextManager
+from typing import TYPE_CHECKING
 
 import click
 
 from .common import resolve_inputs
 from .registry import Described, RegistryChoice, RegistryOption
 
+if TYPE_CHECKING:
+    from ..referee.pipeline import FileReport
+
 
 def check_formats() -> Iterable[Described]:
+    """``--format``: the output formats of :data:`kcref.output.check_formats.CHECK_FORMATS`."""
     from ..output.check_formats import CHECK_FORMATS
 
     return CHECK_FORMATS.values()
@@ -20,6 +26,11 @@ def check_formats() -> Iterable[Described]:
 def stderr_is_terminal() -> bool:
     """Whether standard error is a terminal (then a progress bar shows there)."""
     return sys.stderr.isatty()
+
+
+def progress_bar(reports: Iterable[FileReport], count: int) -> AbstractContextManager[Iterable[FileReport]]:
+    """The files going by, on standard error."""
+    return click.progressbar(reports, length=count, label="checking", file=sys.stderr)
 
 
 @click.command("check")
@@ -54,9 +65,6 @@ def command(ctx: click.Context, files: tuple[str, ...], fmt: str | None, globs: 
     from ..output.check_report import default_format, run_check
 
     inputs = resolve_inputs(files, globs)
-    progress = None
-    if stderr_is_terminal():
-        progress = lambda reports, count: click.progressbar(  # noqa: E731
-            reports, length=count, label="checking", file=sys.stderr)
     ctx.exit(run_check(inputs, fmt or default_format(os.environ), sys.stdout, jobs=jobs, quiet=quiet,
-                       strict=strict, show_source=not no_source, progress=progress))
+                       strict=strict, show_source=not no_source,
+                       progress=progress_bar if stderr_is_terminal() else None))

@@ -12,6 +12,7 @@ from .registry import Described, RegistryChoice, RegistryOption
 
 
 def ten_spellings() -> Iterable[Described]:
+    """``--ten``: the spellings of :data:`kcref.output.fmt_report.TEN_SPELLINGS`."""
     from ..output.fmt_report import TEN_SPELLINGS
 
     return TEN_SPELLINGS

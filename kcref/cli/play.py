@@ -12,6 +12,7 @@ from .registry import Described, Entry, RegistryChoice, RegistryOption, first_cl
 
 
 def bots() -> Iterable[Described]:
+    """``--bot``: the bots of :data:`kcref.engine.bots.BOTS`, each told by its docstring."""
     from ..engine.bots import BOTS
 
     return [Entry(name, first_clause(type(bot).__doc__)) for name, bot in BOTS.items()]

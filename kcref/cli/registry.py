@@ -58,6 +58,7 @@ class RegistryChoice(click.Choice[str]):
     """A choice among the names of a registry's entries; completion shows each entry's help."""
 
     def __init__(self, load: Load, case_sensitive: bool = True) -> None:
+        # Not Choice.__init__: it would read the registry now, as the command line is built.
         self.load = load
         self.case_sensitive = case_sensitive
 

@@ -12,12 +12,14 @@ from .registry import Described, RegistryChoice, RegistryOption
 
 
 def views() -> Iterable[Described]:
+    """``--by``: the views of :data:`kcref.output.score_formats.VIEWS`."""
     from ..output.score_formats import VIEWS
 
     return VIEWS.values()
 
 
 def score_formats() -> Iterable[Described]:
+    """``--format``: the formats of :data:`kcref.output.score_formats.SCORE_FORMATS`."""
     from ..output.score_formats import SCORE_FORMATS
 
     return SCORE_FORMATS.values()
