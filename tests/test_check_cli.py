@@ -11,7 +11,8 @@ from click.testing import CliRunner
 
 from kcref.cli import main
 from kcref.model.codes import Severity
-from kcref.model.diagnostics import Diagnostic, format_github
+from kcref.model.diagnostics import Diagnostic
+from kcref.output.diagnostic_lines import format_github
 from tests.util import ROOT, assert_golden
 
 
@@ -113,13 +114,13 @@ def test_junit(in_root: Path) -> None:
 
 
 def test_progress_bar_on_a_terminal(nights: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import kcref.cli
+    import kcref.cli.check
 
     for i in range(10):
         shutil.copy(ROOT / "samples" / "short-classic.log", nights / f"extra-{i}.log")
     plain = CliRunner().invoke(main, ["check", str(nights)])
     assert "checking" not in plain.stderr
-    monkeypatch.setattr(kcref.cli, "_want_progress", lambda files: files >= 10)
+    monkeypatch.setattr(kcref.cli.check, "stderr_is_terminal", lambda: True)
     with_bar = CliRunner().invoke(main, ["check", str(nights)])
     assert "checking" in with_bar.stderr
     assert with_bar.stdout == plain.stdout and with_bar.exit_code == plain.exit_code == 1

@@ -23,15 +23,13 @@ from kcref.model.diagnostics import (
     _HIDDEN_BUT_BREAKS,
     Diagnostic,
     defang,
-    format_github,
-    format_json,
-    format_text,
     json_text,
     printable,
     shown_path,
     starts_like_command,
 )
 from kcref.output.check_formats import xml_safe
+from kcref.output.diagnostic_lines import format_github, format_text
 from tests.util import ROOT
 
 ESC_TITLE = "\x1b]0;PWNED\x07"
@@ -268,7 +266,7 @@ def test_xml_safe_replaces_what_xml_forbids() -> None:
 def test_json_is_utf8_and_carries_text_whole() -> None:
     message = f"a{ESC_TITLE}\u2028\u2029\x85{BIDI}\ufeff\U000e0041##[error]x##vso[y"
     d = Diagnostic("p\udcff\n.log", 1, 1, Severity.ERROR, "KC100", message)
-    out = format_json([d])
+    out = json_text({"diagnostics": [d.as_dict()]})
     assert_clean(out)
     assert "##[" not in out and "##vso[" not in out
     parsed = json.loads(out.encode("utf-8"))

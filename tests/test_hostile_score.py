@@ -19,8 +19,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from tabulate import tabulate_formats
 
-from kcref.output.score_formats import FORMATS
-from kcref.output.score_report import EXIT_ERRORS, EXIT_OK, ScoreResult, score_paths
+from kcref.model.status import ExitStatus
+from kcref.output.score_formats import SCORE_FORMATS
+from kcref.output.score_report import ScoreResult, score_paths
 from tests.util import ROOT
 
 NIGHTS = [ROOT / "tests/cases/score/penalty_two_nights/1-first.log",
@@ -35,6 +36,7 @@ NASTY = ["\x1b]0;PWNED\x07", "\x1b[31m", "\x9b2J", "\x85", "\x7f", "\x08", "\x0b
          "\u2069", "%", "%0A", "::", "::error::x", '"', "'", "''", "<script>alert(1)</script>", "&amp;", "&",
          "|", "||", "\t", "\\input{x}", "{{tpl}}", "[[Link]]", "~~~", "\u2028", "1e5", "x" * 150, "é", "名"]
 NAMES = ["O'Brien", "x''y", "1e5", "007", "Zoë", "名前", "A" * 120, "Mary Ann", "_x", "Ünï-cö.dé", "ǅ", "x.y"]
+FORMATS = list(SCORE_FORMATS)
 TEXT_FORMATS = [f for f in FORMATS if f not in ("csv", "tsv", "json")]
 MARKUP = {"html": ("<script", "<i>", "<b>"), "unsafehtml": ("<script", "<i>", "<b>"), "latex": ("\\input{",),
           "mediawiki": ("<script", "<i>", "<b>", "[[Link", "[[y", "{{tpl", "{{x", "''", "~~~")}
@@ -106,7 +108,7 @@ def assert_safe(result: ScoreResult, by: str, fmt: str, paths: list[str], tags: 
         assert not FORBIDDEN.search(stream), (fmt, FORBIDDEN.search(stream))
         stream.encode("utf-8")
         assert not any(line.lstrip().startswith("::") for line in stream.splitlines())  # no workflow command
-    if result.status != EXIT_OK:
+    if result.status != ExitStatus.OK:
         return
     rows = table_rows(result, by)
     out = result.out
@@ -166,12 +168,12 @@ def test_no_format_lets_hostile_text_through(tmp_path_factory: pytest.TempPathFa
     paths = write_nights(folder, (file_name(stems[0], 1), file_name(stems[1], 2)), players, tags)
     chart = chart and fmt not in ("csv", "tsv", "json")
     result = score_paths(paths, by, fmt, chart, skip_invalid=True)
-    assert result.status == EXIT_OK
+    assert result.status == ExitStatus.OK
     assert_safe(result, by, fmt, paths, tags)
     if date == "2024-05-01":
         assert result.board is not None and len(result.board.standings) == 3
     refused = score_paths(paths, by, fmt, chart)
-    assert refused.status in (EXIT_OK, EXIT_ERRORS)
+    assert refused.status in (ExitStatus.OK, ExitStatus.FOUND)
     assert_safe(refused, by, fmt, paths, tags)
 
 
@@ -187,7 +189,7 @@ def test_every_format_and_view(tmp_path: Path, by: str, fmt: str) -> None:
     chart = fmt not in ("csv", "tsv", "json")
     for skip in (True, False):
         result = score_paths(paths, by, fmt, chart, skip_invalid=skip)
-        assert result.status == (EXIT_OK if skip else EXIT_ERRORS)
+        assert result.status == (ExitStatus.OK if skip else ExitStatus.FOUND)
         assert_safe(result, by, fmt, paths, tags)
 
 
@@ -209,7 +211,7 @@ def test_the_chart_and_notes_are_safe(tmp_path: Path) -> None:
     paths = write_nights(tmp_path, (file_name(HOSTILE_STEM, 1), "2.log"), ("A" * 120, "Bob", "Cy"),
                          [("Event", "\x1b]0;PWNED\x07")])
     result = score_paths(paths, "player", "simple", chart=True)
-    assert result.status == EXIT_OK and not FORBIDDEN.search(result.out)
+    assert result.status == ExitStatus.OK and not FORBIDDEN.search(result.out)
     chart_lines = [line for line in result.out.splitlines() if "scale:" in line or line.startswith("AAAA")]
     assert chart_lines and all(len(line) < 200 for line in chart_lines)
 
@@ -246,7 +248,7 @@ def test_undecodable_file_names_do_not_crash(tmp_path: Path, args: list[str]) ->
     with open(bad, "wb") as f:
         f.write(b'[Players "Ann, Bob"]\n[Target "\x1b]0;PWNED\x07"]\n' + NIGHTS[0].read_bytes())
     env = {**os.environ, "PYTHONIOENCODING": "utf-8", "PYTHONPATH": str(ROOT)}
-    for paths, status in (([good], EXIT_OK), ([good, bad], EXIT_ERRORS)):
+    for paths, status in (([good], ExitStatus.OK), ([good, bad], ExitStatus.FOUND)):
         done = subprocess.run([sys.executable, "-m", "kcref", "score", *args, *paths], env=env, capture_output=True,
                               timeout=60)
         assert done.returncode == status, done.stderr
@@ -254,7 +256,7 @@ def test_undecodable_file_names_do_not_crash(tmp_path: Path, args: list[str]) ->
         assert "Traceback" not in err
         assert not FORBIDDEN.search(out) and not FORBIDDEN.search(err)
         if "--format" in args and "json" in args:
-            if status == EXIT_OK:
+            if status == ExitStatus.OK:
                 assert json.loads(out)["files"][0]["path"] == re.sub("[\ud800-\udfff]", "\ufffd", os.fsdecode(good))
 
 
@@ -263,7 +265,7 @@ def test_refused_files_name_only_their_first_errors(tmp_path: Path) -> None:
     log = tmp_path / "junk.log"
     log.write_text(NIGHTS[0].read_text(encoding="utf-8") + "\x1b]0;PWNED\x07 nonsense\n" * 3000, encoding="utf-8")
     result = score_paths([str(log)])
-    assert result.status == EXIT_ERRORS and result.out == ""
+    assert result.status == ExitStatus.FOUND and result.out == ""
     assert not FORBIDDEN.search(result.err)
     assert result.err.count(": error ") == 100
     assert "kcref score: 3000 errors in " in result.err and "the first 100 are shown above" in result.err

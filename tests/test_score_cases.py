@@ -17,7 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from kcref.output.score_report import EXIT_ERRORS, EXIT_OK, score_paths
+from kcref.model.status import ExitStatus
+from kcref.output.score_report import score_paths
 from kcref.scoring.standings import SCORED, Scoreboard
 
 CASES_DIR = Path(__file__).resolve().parent / "cases" / "score"
@@ -56,7 +57,7 @@ def test_case(case: Path) -> None:
     args, players, games, hands = expected(case)
     logs = sorted(str(p) for p in case.glob("*.log"))
     result = score_paths(logs, skip_invalid="--skip-invalid" in args)
-    assert result.status == EXIT_OK, result.err
+    assert result.status == ExitStatus.OK, result.err
     assert result.board is not None
     assert found(result.board) == (players, games, hands)
 
@@ -64,7 +65,7 @@ def test_case(case: Path) -> None:
 def test_errors_are_refused_without_skip_invalid() -> None:
     logs = [str(CASES_DIR / "skip_invalid" / "night.log")]
     result = score_paths(logs)
-    assert result.status == EXIT_ERRORS and result.out == "" and result.board is None
+    assert result.status == ExitStatus.FOUND and result.out == "" and result.board is None
     assert "error KC301" in result.err and "error KC206" in result.err
     assert "'kcref check " in result.err and "--skip-invalid" in result.err
 

@@ -9,8 +9,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from kcref.model.options import Options, preset, with_scoring
+from kcref.model.status import ExitStatus
 from kcref.model.systems import NONE, PENALTY, STACKS, SYSTEMS, ScoringSystem
-from kcref.output.score_report import EXIT_OK, score_reports
+from kcref.output.score_report import score_reports
 from kcref.referee.hand_score import hand_score
 from kcref.referee.pipeline import FileReport, check_text
 from kcref.scoring.standings import Scoreboard, scoreboard
@@ -71,7 +72,7 @@ def test_standings_add_up(seed: int, options: Options, players: int, hands: int)
     """Points are the sum of the scored hands; hands won and games won are counted once each."""
     report = check_text(game_log(random.Random(seed), options, players, hands), "night.log")
     result = score_reports([report], fmt="json")
-    assert result.status == EXIT_OK and result.board is not None
+    assert result.status == ExitStatus.OK and result.board is not None
     board = result.board
     scored = [v for v in report.hands if hand_score(v).scored]
     assert len(board.scored) == len(scored)

@@ -15,11 +15,12 @@ from hypothesis import strategies as st
 from kcref.files import spool
 from kcref.model.diagnostics import Diagnostic, json_text
 from kcref.model.options import preset, with_scoring
+from kcref.model.status import ExitStatus
 from kcref.model.systems import PENALTY, SYSTEMS, ScoringSystem
 from kcref.output import table_chunks
 from kcref.output.chart import chart as draw_chart
-from kcref.output.score_formats import FORMATS, VIEWS, render_scores
-from kcref.output.score_report import EXIT_OK, score_paths, score_reports
+from kcref.output.score_formats import SCORE_FORMATS, VIEWS, render_scores
+from kcref.output.score_report import score_paths, score_reports
 from kcref.referee.pipeline import check_file
 from kcref.scoring.standings import SCORED, HandRows, HandSorter, Tally
 from tests.engine.bot import game_log
@@ -105,7 +106,7 @@ def test_player_and_night_views_keep_no_row_per_scored_hand(tmp_path: Path) -> N
     log.write_text(game_log(rng, with_scoring(preset("classic"), PENALTY), 3, 12), encoding="utf-8")
     for by, fmt in [("player", "simple"), ("night", "csv"), ("player", "html")]:
         result = score_paths([str(log)], by, fmt)
-        assert result.status == EXIT_OK and result.board is not None
+        assert result.status == ExitStatus.OK and result.board is not None
         assert not result.board.complete and result.board.scored_count > 0
         assert all(r.status != SCORED for r in result.board.rows)
         assert result.board.running == ()
@@ -167,7 +168,7 @@ def test_rows_read_back_in_chunks_give_the_output_of_rows_in_memory(
     chart = draw_chart(whole)
     chunk_rows = rng.randint(1, 3)
     for by in VIEWS:
-        for fmt in FORMATS:
+        for fmt in SCORE_FORMATS:
             drawn = "" if fmt in ("csv", "tsv", "json") else chart
             streamed, kept = render_scores(spooled, by, fmt, drawn, chunk_rows), render_scores(whole, by, fmt, drawn, 10**9)
             assert (str(streamed.out), str(streamed.err)) == (str(kept.out), str(kept.err)), (by, fmt)
@@ -194,7 +195,7 @@ def test_the_rows_of_every_hand_are_in_a_file_not_in_memory(tmp_path: Path, monk
     for by, fmt in [("hand", "simple"), ("hand", "csv"), ("player", "json"), ("hand", "grid")]:
         result = score_paths([str(log)], by, fmt)
         board = result.board
-        assert result.status == EXIT_OK and board is not None and board.complete
+        assert result.status == ExitStatus.OK and board is not None and board.complete
         assert isinstance(board.rows, HandRows) and len(board.rows) == 30
         assert board.rows.in_memory < 4
         assert not isinstance(result.out_chunks, (str, list, tuple))

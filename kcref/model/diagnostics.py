@@ -1,13 +1,15 @@
-"""The one diagnostic type and the output formats that print it."""
+"""The one diagnostic type, and the escaping that makes text from a log safe to print in any output.
+
+How a diagnostic is printed (a text line, a GitHub workflow command) is the output layer's:
+:mod:`kcref.output.diagnostic_lines`."""
 
 from __future__ import annotations
 
 import json
 import re
 import unicodedata
-from typing import Iterable, NamedTuple
+from typing import NamedTuple
 
-from .clip import clip, window
 from .codes import BY_CODE, Severity
 
 
@@ -118,23 +120,6 @@ MESSAGE_LIMIT = 400
 is the last guard)."""
 
 
-def format_text(d: Diagnostic, show_source: bool = True) -> str:
-    """``path:line:col: severity CODE message``, then the source line and a caret.
-
-    A long source line is shown as a window of about :data:`kcref.clip.LIMIT` characters
-    around the column; every line is :func:`printable` and :func:`defang`-ed.
-    """
-    head = defang(f"{shown_path(d.path)}:{d.line}:{d.column}: {d.severity.value} {d.code} "
-                  f"{printable(clip(d.message, MESSAGE_LIMIT))}")
-    if not show_source or not d.source or d.line <= 0:
-        return head
-    shown = window(d.source.rstrip("\r\n"), d.column)
-    src = defang(printable(shown.text))
-    # The caret sits under the column; tabs before it are kept so that it lines up in a terminal.
-    pad = "".join("\t" if ch == "\t" else " " for ch in src[: max(shown.column - 1, 0)])
-    return f"{head}\n    {src}\n    {pad}^"
-
-
 def _gh_escape_data(s: str) -> str:
     return s.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
 
@@ -148,14 +133,6 @@ def github_command(kind: str, data: str, **props: str) -> str:
     runner unescapes it (data: ``%`` CR LF; properties also ``:`` and ``,``)."""
     fields = ",".join(f"{key}={_gh_escape_prop(value)}" for key, value in props.items())
     return f"::{kind}{' ' + fields if fields else ''}::{_gh_escape_data(data)}"
-
-
-def format_github(d: Diagnostic) -> str:
-    """A GitHub Actions workflow command (``::error file=…,line=…,col=…,title=CODE::message``)."""
-    kind = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "notice"}[d.severity]
-    return github_command(kind, printable(clip(d.message, MESSAGE_LIMIT), keep_breaks=True),
-                          file=printable(d.path, keep_breaks=True), line=str(d.line), col=str(d.column),
-                          title=d.code)
 
 
 # JSON carries text whole: only what would act on a terminal or a CI log is written as a \u
@@ -194,10 +171,3 @@ def _no_surrogates(value: object) -> object:
     if isinstance(value, (list, tuple)):
         return [_no_surrogates(v) for v in value]
     return value
-
-
-def format_json(diagnostics: Iterable[Diagnostic], **extra: object) -> str:
-    """One JSON object whose ``diagnostics`` is a list of diagnostic objects."""
-    body: dict[str, object] = {"diagnostics": [d.as_dict() for d in diagnostics]}
-    body.update(extra)
-    return json_text(body)

@@ -3,6 +3,9 @@
 A printer is told of each file as it starts, of each diagnostic as it is found, and of each
 file's report when it ends, so every format streams while a large log is checked (JUnit,
 whose suites open with their counts, waits in temporary files on disk).
+
+:data:`CHECK_FORMATS` is the one list of formats: ``kcref check --format`` offers, explains and
+completes what it holds. A new format is a :class:`Printer` subclass and one line there.
 """
 
 from __future__ import annotations
@@ -13,32 +16,31 @@ import re
 import shlex
 import tempfile
 from collections.abc import Iterator, Sequence
-from typing import IO, TextIO
+from typing import IO, NamedTuple, TextIO
 from xml.sax.saxutils import escape, quoteattr
 
+from ..model.clip import clip
 from ..model.codes import Severity
 from ..model.diagnostics import (
     LOG_COMMAND,
     MESSAGE_LIMIT,
     REPLACEMENT,
     Diagnostic,
-    clip,
     defang,
-    format_github,
-    format_text,
     github_command,
     json_text,
     printable,
 )
 from ..model.words import plural
 from ..referee.pipeline import FileReport
-
-FORMATS = ("text", "json", "github", "junit")
+from .diagnostic_lines import format_github, format_text
 
 
 def summary(reports: Sequence[FileReport]) -> str:
     """``12 files, 87 hands, 2 errors, 1 warning, 5 penalties, 3 notes``."""
-    count = lambda sev: sum(r.count(sev) for r in reports)  # noqa: E731
+    def count(sev: Severity) -> int:
+        return sum(r.count(sev) for r in reports)
+
     penalties = sum(r.penalties for r in reports)
     return ", ".join([
         plural(len(reports), "file"), plural(sum(r.hand_count for r in reports), "hand"),
@@ -238,6 +240,20 @@ def xml_safe(document: str) -> str:
     return LOG_COMMAND.sub(r"\1&#91;", _NOT_XML.sub(REPLACEMENT, document))
 
 
-PRINTERS: dict[str, type[Printer]] = {
-    "text": Printer, "github": GithubPrinter, "json": JsonPrinter, "junit": JunitPrinter,
-}
+class CheckFormat(NamedTuple):
+    """An output format of ``kcref check``."""
+
+    name: str
+    """What ``--format`` calls it."""
+    printer: type[Printer]
+    help: str
+    """What it prints, in a few words (the command's help and shell completion show it)."""
+
+
+CHECK_FORMATS: dict[str, CheckFormat] = {f.name: f for f in (
+    CheckFormat("text", Printer, "each message with its source line and a caret, then a summary"),
+    CheckFormat("json", JsonPrinter, "one JSON object: the diagnostics, each file's counts, the summary"),
+    CheckFormat("github", GithubPrinter, "GitHub Actions: a group per file, a workflow command per message"),
+    CheckFormat("junit", JunitPrinter, "JUnit XML: a test suite per file, a test case per hand"),
+)}
+"""The formats by name, in the order the help lists them."""

@@ -13,6 +13,10 @@ The output is made piece by piece as it is written (:class:`Chunks`), reading th
 hands back from where the scoreboard keeps them: CSV, TSV and JSON a row at a time, tables a
 few thousand rows at a time (:mod:`kcref.table_chunks`), so memory stays bounded however many
 hands are listed.
+
+:data:`VIEWS` and :data:`SCORE_FORMATS` are the one list of each: ``kcref score --by`` and
+``--format`` offer, explain and complete what they hold. A new view is a table function and one
+line there; a new format, a render function and one line.
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ from __future__ import annotations
 import csv
 import io
 from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
+from functools import partial
 from typing import NamedTuple, overload
 
 from tabulate import tabulate, tabulate_formats
@@ -34,12 +39,6 @@ from . import table_chunks
 from .cells import cell, prose, terminal
 from .rules_text import value_text
 from .table_chunks import table_pieces
-
-VIEWS = ("player", "hand", "night")
-MACHINE_FORMATS = ("csv", "json")
-FORMATS = tuple(tabulate_formats) + MACHINE_FORMATS
-DATA_ONLY = frozenset({"csv", "tsv"})
-"""Formats whose output is the table alone, for other programs."""
 
 Cell = str | int | None
 
@@ -101,7 +100,7 @@ class Text:
 
     def __init__(self, fmt: str) -> None:
         self.fmt = fmt
-        self.limit: int | None = None if fmt in DATA_ONLY else LIMIT
+        self.limit: int | None = LIMIT if SCORE_FORMATS[fmt].for_people else None
 
     @overload
     def __call__(self, text: str) -> str: ...
@@ -219,7 +218,24 @@ def nights_table(board: Scoreboard, fmt: str = "simple") -> Grid:
     return Grid(headers, rows, (0, 1))
 
 
-TABLES = {"player": standings_table, "hand": hands_table, "night": nights_table}
+class View(NamedTuple):
+    """A view of ``kcref score`` (``--by``): what the rows of its table are."""
+
+    name: str
+    table: Callable[[Scoreboard, str], Grid]
+    """The table for a scoreboard, its cells made for the format named."""
+    help: str
+    """What its rows are, in a few words (the command's help and shell completion show it)."""
+    every_hand: bool = False
+    """It lists every hand: the scoreboard must keep every row (``Scoreboard.complete``)."""
+
+
+VIEWS: dict[str, View] = {v.name: v for v in (
+    View("player", standings_table, "standings per player"),
+    View("hand", hands_table, "one row per hand", every_hand=True),
+    View("night", nights_table, "totals per night (file)"),
+)}
+"""The views by name, in the order the help lists them."""
 
 
 # --- text around a table ------------------------------------------------------------------------
@@ -282,26 +298,89 @@ def _around(board: Scoreboard, table: Grid, fmt: str, chart: str, chunk_rows: in
         yield _prose([note], fmt)
 
 
+class Request(NamedTuple):
+    """What to render: a scoreboard in a view and a format, with the chart (already drawn) to
+    go under a table, and how many rows a long table draws at a time."""
+
+    board: Scoreboard
+    view: View
+    fmt: str
+    chart: str
+    chunk_rows: int
+
+
+def _render_table(r: Request) -> Rendered:
+    """A tabulate table with the words around it: header lines, chart, leader line, notes."""
+    table = r.view.table(r.board, r.fmt)
+    return Rendered(Chunks(lambda: _around(r.board, table, r.fmt, r.chart, r.chunk_rows)))
+
+
+def _render_delimited(delimiter: str, r: Request) -> Rendered:
+    """The table alone, as delimited values; the notes go to standard error."""
+    table = r.view.table(r.board, r.fmt)
+    return Rendered(Chunks(lambda: _csv(table, delimiter)),
+                    Chunks(lambda: (f"{terminal(line)}\n" for line in r.board.note_lines())))
+
+
+def _render_json(r: Request) -> Rendered:
+    """Everything as one JSON object, whatever the view (see :func:`json_document`)."""
+    return Rendered(Chunks(lambda: _json_pieces(r.board)))
+
+
+class ScoreFormat(NamedTuple):
+    """An output format of ``kcref score``."""
+
+    name: str
+    """What ``--format`` calls it."""
+    render: Callable[[Request], Rendered]
+    help: str
+    """What it prints, in a few words (the command's help and shell completion show it)."""
+    for_people: bool = True
+    """A table to read, with words (and the chart) around it, its cells clipped; else data for
+    programs: the cells whole, no chart."""
+    every_hand: bool = False
+    """It lists every hand whatever the view: the scoreboard must keep every row."""
+    tabulate: bool = False
+    """One of tabulate's table format names (the command's help and messages list them together)."""
+
+
+_TABULATE_HELP = "a table drawn by tabulate, with the rules above it and the leader and notes below"
+
+SCORE_FORMATS: dict[str, ScoreFormat] = {
+    **{name: ScoreFormat(name, _render_table, _TABULATE_HELP, tabulate=True) for name in tabulate_formats},
+    **{f.name: f for f in (
+        # tsv keeps its place among tabulate's names; its table is written as CSV is, tab-separated.
+        ScoreFormat("tsv", partial(_render_delimited, "\t"), "tab-separated values: the table alone, notes on "
+                    "standard error", for_people=False, tabulate=True),
+        ScoreFormat("csv", partial(_render_delimited, ","), "comma-separated values: the table alone, notes on "
+                    "standard error", for_people=False),
+        ScoreFormat("json", _render_json, "one JSON object: files, rules, players, games, every hand, notes",
+                    for_people=False, every_hand=True),
+    )},
+}
+"""The formats by name: tabulate's table formats in its order, then CSV and JSON."""
+
+
+def lists_every_hand(by: str, fmt: str) -> bool:
+    """Whether the view ``by`` or the format ``fmt`` lists every hand (so the scoreboard must
+    keep every row)."""
+    return VIEWS[by].every_hand or SCORE_FORMATS[fmt].every_hand
+
+
 def render_scores(board: Scoreboard, by: str = "player", fmt: str = "simple", chart: str = "",
-           chunk_rows: int | None = None) -> Rendered:
-    """The whole output of ``kcref score`` for a view (``VIEWS``) and a format (``FORMATS``);
-    ``chart`` (already drawn) goes under the table in table formats. The board must keep every
-    row for the hand-by-hand view and JSON (``Scoreboard.complete``).
+                  chunk_rows: int | None = None) -> Rendered:
+    """The whole output of ``kcref score`` for a view (:data:`VIEWS`) and a format
+    (:data:`SCORE_FORMATS`); ``chart`` (already drawn) goes under the table in formats for
+    people. The board must keep every row for the views and formats that list every hand
+    (:func:`lists_every_hand`, ``Scoreboard.complete``).
 
     The text is made as it is read (:class:`Chunks`); ``chunk_rows``: how many rows a long table
     draws at a time (the text is the same whatever it is; by default
     :data:`kcref.table_chunks.CHUNK_ROWS`)."""
-    if (fmt == "json" or by == "hand") and not board.complete:
+    if lists_every_hand(by, fmt) and not board.complete:
         raise ValueError("this view lists every hand: build the scoreboard keeping every row")
-    if fmt == "json":
-        return Rendered(Chunks(lambda: _json_pieces(board)))
-    table = TABLES[by](board, fmt)
-    if fmt in DATA_ONLY:
-        delimiter = "," if fmt == "csv" else "\t"
-        return Rendered(Chunks(lambda: _csv(table, delimiter)),
-                        Chunks(lambda: (f"{terminal(line)}\n" for line in board.note_lines())))
-    rows_at_a_time = chunk_rows or table_chunks.CHUNK_ROWS
-    return Rendered(Chunks(lambda: _around(board, table, fmt, chart, rows_at_a_time)))
+    request = Request(board, VIEWS[by], fmt, chart, chunk_rows or table_chunks.CHUNK_ROWS)
+    return SCORE_FORMATS[fmt].render(request)
 
 
 # --- words: the rules in force, the leader ------------------------------------------------------

@@ -15,16 +15,16 @@ from collections.abc import Iterable, Sequence
 from typing import NamedTuple
 
 from ..files.inputs import Found, Inputs, Problem, problem_diagnostic, resolve
-from ..model.diagnostics import Diagnostic, format_text
+from ..model.diagnostics import Diagnostic
+from ..model.status import ExitStatus
 from ..model.words import plural
 from ..referee.pipeline import FileReport, check_file
 from ..referee.verdict import HandVerdict
 from ..scoring.standings import HandSorter, Scoreboard, Tally, scoreboard
 from .cells import terminal, terminal_diagnostic
 from .chart import chart as draw_chart
-from .score_formats import render_scores
-
-EXIT_OK, EXIT_ERRORS, EXIT_USAGE = 0, 1, 2
+from .diagnostic_lines import format_text
+from .score_formats import lists_every_hand, render_scores
 
 SHOWN_ERRORS = 100
 """At most this many errors per kind are printed when files are refused (``kcref check`` shows
@@ -39,7 +39,7 @@ class ScoreResult(NamedTuple):
 
     out_chunks: Iterable[str]
     err_chunks: Iterable[str]
-    status: int
+    status: ExitStatus
     board: Scoreboard | None = None
 
     @property
@@ -89,7 +89,7 @@ class Refusals:
             err = "".join(self.unreadable)
             if self.unreadable_count > len(self.unreadable):
                 err += f"kcref score: {self.unreadable_count - len(self.unreadable)} more errors not shown.\n"
-            return ScoreResult((), (err,), EXIT_USAGE)
+            return ScoreResult((), (err,), ExitStatus.USAGE)
         if not self.count or skip_invalid:
             return None
         shown = "" if self.count == len(self.shown) else f"the first {len(self.shown)} are shown above; "
@@ -99,13 +99,13 @@ class Refusals:
         err += (f"kcref score: {plural(self.count, 'error')} in {names}; {shown}"
                 f"'kcref check {command}' shows them with every warning and note. "
                 f"Fix them, or use --skip-invalid to score the other hands.\n")
-        return ScoreResult((), (err,), EXIT_ERRORS)
+        return ScoreResult((), (err,), ExitStatus.FOUND)
 
 
 def _scored(board: Scoreboard, by: str, fmt: str, chart: bool, ascii_only: bool) -> ScoreResult:
     drawn = draw_chart(board, ascii_only) if chart else ""
     rendered = render_scores(board, by, fmt, drawn)
-    return ScoreResult(rendered.out, rendered.err, EXIT_OK, board)
+    return ScoreResult(rendered.out, rendered.err, ExitStatus.OK, board)
 
 
 def score_reports(reports: Sequence[FileReport], by: str = "player", fmt: str = "simple",
@@ -163,7 +163,7 @@ def score_inputs(inputs: Inputs, by: str = "player", fmt: str = "simple", chart:
     file, only where the output lists every hand (``by="hand"``, JSON), running totals only for
     the chart. A path that could not be read is refused with the others that cannot (status 2).
     """
-    streamed = _Streamed(Tally(keep_rows=by == "hand" or fmt == "json", keep_running=chart), skip_invalid)
+    streamed = _Streamed(Tally(keep_rows=lists_every_hand(by, fmt), keep_running=chart), skip_invalid)
     for entry in inputs.entries:
         if isinstance(entry, Found):
             streamed.file(entry.path)

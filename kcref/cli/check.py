@@ -1,0 +1,70 @@
+"""``kcref check``."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterable
+from contextlib import AbstractContextManager
+from typing import TYPE_CHECKING
+
+import click
+
+from .common import resolve_inputs
+from .registry import Described, RegistryChoice, RegistryOption
+
+if TYPE_CHECKING:
+    from ..referee.pipeline import FileReport
+
+
+def check_formats() -> Iterable[Described]:
+    """``--format``: the output formats of :data:`kcref.output.check_formats.CHECK_FORMATS`."""
+    from ..output.check_formats import CHECK_FORMATS
+
+    return CHECK_FORMATS.values()
+
+
+def stderr_is_terminal() -> bool:
+    """Whether standard error is a terminal (then a progress bar shows there)."""
+    return sys.stderr.isatty()
+
+
+def progress_bar(reports: Iterable[FileReport], count: int) -> AbstractContextManager[Iterable[FileReport]]:
+    """The files going by, on standard error."""
+    return click.progressbar(reports, length=count, label="checking", file=sys.stderr)
+
+
+@click.command("check")
+@click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=True, allow_dash=True))
+@click.option("--format", "fmt", cls=RegistryOption, type=RegistryChoice(check_formats),
+              help="Output format [default: github when GITHUB_ACTIONS=true, else text]: {choices}.")
+@click.option("--glob", "globs", multiple=True, metavar="PATTERN",
+              help="File names to check inside directories (repeatable) [default: *.log and *.kc].")
+@click.option("--jobs", "-j", type=click.IntRange(1, None), default=1, show_default=True,
+              help="Check files in this many parallel processes (output keeps the order given).")
+@click.option("--quiet", "-q", is_flag=True, help="Print only errors (and warnings with --strict), no summary.")
+@click.option("--strict", is_flag=True, help="Treat warnings as errors.")
+@click.option("--no-source", is_flag=True, help="Do not show the source line and caret under each message.")
+@click.pass_context
+def command(ctx: click.Context, files: tuple[str, ...], fmt: str | None, globs: tuple[str, ...], jobs: int,
+          quiet: bool, strict: bool, no_source: bool) -> None:
+    """Check game logs; report every problem as PATH:LINE:COL: SEVERITY CODE message.
+
+    FILE may be a log, a directory (searched for *.log and *.kc files), or - for standard
+    input. Exit status: 0 no errors (warnings and notes allowed, unless --strict), 1 errors
+    found, 2 bad usage or a file that cannot be read.
+
+    \b
+    Examples:
+      kcref check samples/classic-night.log
+      kcref check --jobs 2 --strict nights/
+      kcref check --format json night.log
+      cat night.log | kcref check -
+    """
+    import os
+
+    from ..output.check_report import default_format, run_check
+
+    inputs = resolve_inputs(files, globs)
+    ctx.exit(run_check(inputs, fmt or default_format(os.environ), sys.stdout, jobs=jobs, quiet=quiet,
+                       strict=strict, show_source=not no_source,
+                       progress=progress_bar if stderr_is_terminal() else None))

@@ -1,0 +1,40 @@
+"""What every command shares: reading its file arguments, and ending with a message already worded."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import IO, TYPE_CHECKING
+
+import click
+
+from ..model.status import ExitStatus
+
+if TYPE_CHECKING:
+    from ..files.inputs import Inputs
+
+
+class Failed(click.ClickException):
+    """The command cannot go on; its message, already worded (and printable), goes to standard
+    error as it is, and the command exits with ``status`` (by default a usage error)."""
+
+    def __init__(self, message: str, status: ExitStatus = ExitStatus.USAGE) -> None:
+        super().__init__(message)
+        self.exit_code = status
+
+    def show(self, file: IO[str] | None = None) -> None:
+        click.echo(self.message, file=file, err=True)
+
+
+def resolve_inputs(args: Sequence[str], globs: Sequence[str] = (), one_file: bool = False) -> Inputs:
+    """The command's inputs (see :func:`kcref.files.inputs.resolve`); a word on standard error
+    for each file skipped. Raises a usage error for arguments that cannot be used."""
+    from ..files.inputs import DEFAULT_GLOBS, UsageProblem, resolve, skipped_note
+
+    try:
+        inputs = resolve(args, globs or DEFAULT_GLOBS, one_file=one_file)
+    except UsageProblem as exc:
+        raise click.UsageError(str(exc)) from None
+    name = click.get_current_context().info_name
+    for skipped in inputs.skipped:
+        click.echo(f"kcref {name}: {skipped_note(skipped)}", err=True)
+    return inputs

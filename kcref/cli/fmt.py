@@ -1,0 +1,61 @@
+"""``kcref fmt``."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterable
+
+import click
+
+from .common import resolve_inputs
+from .registry import Described, RegistryChoice, RegistryOption
+
+
+def ten_spellings() -> Iterable[Described]:
+    """``--ten``: the spellings of :data:`kcref.output.fmt_report.TEN_SPELLINGS`."""
+    from ..output.fmt_report import TEN_SPELLINGS
+
+    return TEN_SPELLINGS
+
+
+@click.command("fmt")
+@click.argument("files", nargs=-1, required=True, type=click.Path(allow_dash=True))
+@click.option("--check", "check_only", is_flag=True, help="Print nothing; exit 1 if a file is not canonical.")
+@click.option("--write", is_flag=True, help="Rewrite files in place (atomically; through symbolic links).")
+@click.option("--glob", "globs", multiple=True, metavar="PATTERN",
+              help="File names to format inside directories (repeatable) [default: *.log and *.kc].")
+@click.option("--ten", cls=RegistryOption, type=RegistryChoice(ten_spellings), default="10", show_default=True,
+              help="How to write the rank ten: {choices}.")
+@click.option("--symbols", is_flag=True, help="Write suits as ♠ ♥ ♦ ♣ instead of S H D C.")
+@click.pass_context
+def command(ctx: click.Context, files: tuple[str, ...], check_only: bool, write: bool, globs: tuple[str, ...], ten: str,
+        symbols: bool) -> None:
+    """Print logs in canonical form, or check or rewrite them.
+
+    FILE may be a log, a directory (searched for *.log and *.kc files), or - for standard
+    input. Canonical form keeps every event, comment and blank-line break, and writes one
+    spacing style, upper-case cards and piles, lower-case keywords. A file with syntax errors
+    is left alone and its errors are printed. --write writes through a symbolic link, keeps
+    the file's mode, and refuses a read-only file. Exit status: 0 done (or all canonical with
+    --check), 1 a file is not canonical (--check) or has errors, 2 bad usage, a file that
+    cannot be read, or one that cannot be rewritten.
+
+    \b
+    Examples:
+      kcref fmt night.log
+      kcref fmt --check nights/
+      kcref fmt --write --ten T night.log
+    """
+    from ..notation.formatter import Mode
+    from ..notation.writer import Spelling
+    from ..output.fmt_report import run_fmt
+
+    if check_only and write:
+        raise click.UsageError("--check and --write cannot be used together")
+    if write and "-" in files:
+        raise click.UsageError("--write cannot rewrite standard input")
+    inputs = resolve_inputs(files, globs)
+    mode = Mode.CHECK if check_only else Mode.WRITE if write else Mode.PRINT
+    sys.stdout.flush()  # the canonical text goes to the bytes beneath it
+    ctx.exit(run_fmt(inputs, mode, Spelling(ten=ten, symbols=symbols), sys.stdout.buffer,
+                     lambda line: click.echo(line, err=True)))

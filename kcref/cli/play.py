@@ -1,0 +1,72 @@
+"""``kcref play``."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+import click
+
+from .common import Failed
+from .registry import Described, Entry, RegistryChoice, RegistryOption, first_clause
+
+
+def bots() -> Iterable[Described]:
+    """``--bot``: the bots of :data:`kcref.engine.bots.BOTS`, each told by its docstring."""
+    from ..engine.bots import BOTS
+
+    return [Entry(name, first_clause(type(bot).__doc__)) for name, bot in BOTS.items()]
+
+
+class TagValue(click.ParamType[tuple[str, str]]):
+    """``TAG=VALUE``: a rule option as its log tag would set it."""
+
+    name = "TAG=VALUE"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> tuple[str, str]:
+        if isinstance(value, tuple):
+            return value
+        tag, sep, text = str(value).partition("=")
+        if not sep or not tag.strip():
+            raise click.BadParameter(f"'{value}' is not TAG=VALUE", ctx=ctx, param=param, param_hint="--option")
+        return tag.strip(), text.strip()
+
+
+@click.command("play")
+@click.option("--players", "-n", type=click.IntRange(2, 6), default=3, show_default=True,
+              help="How many players (named Ann, Bob, Cy, Dee, Eve, Fay).")
+@click.option("--rules", "rules_name", default="classic", show_default=True, help="The rules preset.")
+@click.option("--option", "options", type=TagValue(), multiple=True, metavar="TAG=VALUE",
+              help="Override one rule option, as its log tag would (repeatable), e.g. Draw=start.")
+@click.option("--seed", type=int, default=0, show_default=True, help="The seed: the same seed gives the same log.")
+@click.option("--hands", type=click.IntRange(1, None), default=1, show_default=True, help="How many hands.")
+@click.option("--bot", cls=RegistryOption, type=RegistryChoice(bots), default="greedy", show_default=True,
+              help="How the players choose: {choices}.")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True),
+              help="Write the log to this file (atomically) instead of standard output.")
+def command(players: int, rules_name: str, options: tuple[tuple[str, str], ...], seed: int, hands: int, bot: str,
+         output: str | None) -> None:
+    """Let bots play whole hands and write the complete log.
+
+    Every deal, layout, turn and drawn card is written, so `kcref check` can judge it all.
+
+    \b
+    Examples:
+      kcref play --players 4 --rules commercial --seed 7 --hands 5
+      kcref play --rules classic --option Draw=start --bot random -o night.log
+    """
+    from ..engine.bots import play_log
+    from ..model.diagnostics import printable
+    from ..notation.formatter import write_atomically
+
+    try:
+        text = "".join(play_log(players, rules_name, dict(options), seed=seed, hands=hands, bot=bot))
+    except ValueError as exc:
+        raise click.UsageError(str(exc)) from None
+    if output is None:
+        click.echo(text, nl=False)
+        return
+    try:
+        write_atomically(output, text)
+    except OSError as exc:
+        raise Failed(f"{printable(output)}: cannot write: {exc.strerror or exc}") from None

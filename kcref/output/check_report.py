@@ -1,0 +1,90 @@
+"""``kcref check`` as one function: check every input in order and print the results as they come.
+
+One file at a time, each diagnostic prints as soon as its hand is judged (the printer streams).
+With worker processes (``jobs``), or behind a progress bar, each file's report comes back whole
+and prints in the order given.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from contextlib import AbstractContextManager
+from typing import TextIO
+
+from ..files.inputs import Found, Inputs, Problem, display_name
+from ..model.codes import Severity
+from ..model.status import ExitStatus
+from ..referee.pipeline import FileReport, check_file, check_inputs, problem_report
+from .check_formats import CHECK_FORMATS, Printer
+
+Progress = Callable[[Iterable[FileReport], int], AbstractContextManager[Iterable[FileReport]]]
+"""Shows the reports going by: given them and how many there are, gives them back (a progress bar)."""
+
+PROGRESS_FILES = 10
+"""A progress bar is shown from this many files on."""
+
+
+def default_format(environ: Mapping[str, str]) -> str:
+    """``github`` on GitHub Actions (``GITHUB_ACTIONS=true``), else ``text``."""
+    return "github" if environ.get("GITHUB_ACTIONS") == "true" else "text"
+
+
+def run_check(inputs: Inputs, fmt: str, out: TextIO, *, jobs: int = 1, quiet: bool = False, strict: bool = False,
+              show_source: bool = True, progress: Progress | None = None) -> ExitStatus:
+    """Check ``inputs`` and print the results on ``out`` in the format named ``fmt``
+    (:data:`CHECK_FORMATS`); ``progress``, if given, shows the files going by when there are
+    at least :data:`PROGRESS_FILES`.
+
+    Returns USAGE if a file could not be read, FOUND if a file has errors (or warnings when
+    ``strict``), else OK.
+    """
+    printer = CHECK_FORMATS[fmt].printer(out, show_source=show_source, quiet=quiet, strict=strict)
+    count = len(inputs.paths) + len(inputs.problems)
+    if progress is not None and count < PROGRESS_FILES:
+        progress = None
+    if jobs > 1 or progress is not None:
+        reports = _whole(inputs, printer, jobs, count, progress)
+    else:
+        reports = _streamed(inputs, printer)
+    printer.finish(reports)
+    out.flush()
+    if any(r.unreadable for r in reports):
+        return ExitStatus.USAGE
+    failed = any(r.errors or (strict and r.count(Severity.WARNING)) for r in reports)
+    return ExitStatus.FOUND if failed else ExitStatus.OK
+
+
+def _print_whole(printer: Printer, report: FileReport) -> None:
+    printer.start_file(report.path)
+    for d in report.diagnostics:
+        printer.diagnostic(d)
+    printer.end_file(report)
+
+
+def _whole(inputs: Inputs, printer: Printer, jobs: int, count: int, progress: Progress | None) -> list[FileReport]:
+    """Reports that come back whole (from worker processes, or behind a progress bar), printed in order."""
+    results: Iterable[FileReport] = check_inputs(inputs, jobs=jobs, keep_hands=False)
+    if progress is not None:
+        with progress(results, count) as shown:
+            results = list(shown)
+    reports = []
+    for report in results:
+        _print_whole(printer, report)
+        reports.append(report)
+    return reports
+
+
+def _streamed(inputs: Inputs, printer: Printer) -> list[FileReport]:
+    """One file at a time: each hand's diagnostics print as soon as it is judged."""
+    reports = []
+    for entry in inputs.entries:
+        if isinstance(entry, Found):
+            printer.start_file(display_name(entry.path))
+            report = check_file(entry.path, keep_hands=False, emit=printer.diagnostic)
+            printer.end_file(report)
+            reports.append(report)
+        elif isinstance(entry, Problem):
+            report = problem_report(entry)
+            _print_whole(printer, report)
+            reports.append(report)
+    return reports
