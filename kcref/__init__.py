@@ -10,6 +10,7 @@ The public API, for bot authors and tools (``dir(kcref)`` lists it):
   :func:`settle` (anything the rules forbid raises :class:`IllegalAction`);
 - writing: :func:`event_text`, :func:`write_text` write events back as canonical log text;
 - refereeing: :func:`referee_hands` replays hands into :class:`HandVerdict` values;
+- scoring systems: :data:`SYSTEMS`, one :class:`ScoringSystem` record each;
 - bots: :data:`BOTS`, :func:`play_hand`, :func:`play_log` (what ``kcref play`` runs).
 
 Names are imported lazily, on first use, so that ``import kcref`` and ``kcref --version`` start
@@ -41,7 +42,9 @@ _MODULES: dict[str, tuple[str, ...]] = {
     "engine.dealing": ("deal_from_deck", "shuffled_deck", "Dealt"),
     "engine.bots": ("play_log", "play_hand", "play_turn", "Bot", "BOTS"),
     # rule options
-    "model.options": ("Options", "PRESETS", "preset", "resolve"),
+    "model.options": ("Options", "PRESETS", "preset", "resolve", "with_scoring"),
+    # scoring systems: one record each, in a registry (kcref.model.systems.register adds one)
+    "model.systems": ("ScoringSystem", "HandScorer", "ChipPlay", "SYSTEMS"),
     # events: the lines of a log, and the actions of a turn
     "model.events": ("Event", "Tag", "HandStart", "Deal", "Layout", "Turn", "Blocked", "Reveal",
                      "Assertion", "Comment", "Blank", "Span",
@@ -110,6 +113,11 @@ if TYPE_CHECKING:  # what type checkers see; at run time ``__getattr__`` imports
     from .model.options import Options as Options
     from .model.options import preset as preset
     from .model.options import resolve as resolve
+    from .model.options import with_scoring as with_scoring
+    from .model.systems import SYSTEMS as SYSTEMS
+    from .model.systems import ChipPlay as ChipPlay
+    from .model.systems import HandScorer as HandScorer
+    from .model.systems import ScoringSystem as ScoringSystem
     from .notation.reader import read_file as read_file
     from .notation.reader import read_text as read_text
     from .notation.writer import Spelling as Spelling

@@ -234,11 +234,6 @@ class ScoringSystem:
     system that scores the change of a kept stack)."""
 
     @property
-    def value(self) -> str:
-        """The tag value, as an option's enum member gives it."""
-        return self.name
-
-    @property
     def plays_chips(self) -> bool:
         return self.chips is not None
 

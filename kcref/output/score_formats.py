@@ -185,7 +185,7 @@ class _HandCells(Collection[list[Cell]]):
             if winner is None and row.blocked and row.status == SCORED:
                 winner = "blocked"
             totals = [last.get((row.scoring, n)) if row.status == SCORED else None for n in names]
-            yield [text.path(row.path), _hand_cell(row), row.game, *([row.scoring.value] if mixed else []), winner,
+            yield [text.path(row.path), _hand_cell(row), row.game, *([row.scoring.name] if mixed else []), winner,
                    *(scores.get(n) for n in names), *totals, text.whole(_note(board, row, text))]
 
 
@@ -210,7 +210,7 @@ def nights_table(board: Scoreboard, fmt: str = "simple") -> Grid:
     systems = board.systems
     point_cols = [(s, n) for n in names for s in systems]
     headers = ["night", "date", "hands", "games over",
-               *(text(n) if len(systems) == 1 else f"{text(n)} ({s.value})" for s, n in point_cols)]
+               *(text(n) if len(systems) == 1 else f"{text(n)} ({s.name})" for s, n in point_cols)]
     rows: list[list[Cell]] = [[text.path(night.path), text(night.date), night.scored, night.games_over,
                                *(night.points.get(c) for c in point_cols)] for night in board.nights]
     totals = {(s, st.name): p for st in board.standings for s, p in st.points}
@@ -445,18 +445,18 @@ def _json_head(board: Scoreboard) -> dict[str, object]:
     single = len(board.systems) == 1
     return {
         "files": ({"path": n.path, "date": n.date, "event": n.event, "hands": n.hands} for n in board.nights),
-        "scoring": [s.value for s in board.systems],
+        "scoring": [s.name for s in board.systems],
         "rules": [{"preset": rs.rules, "description": describe_rules(rs.rules, rs.options), "hands": rs.hands}
                   for rs in board.rule_sets],
         "players": (
             {"rank": s.rank, "name": s.name,
              "points": s.points[0][1] if single else None,
-             "points_by_scoring": {sys.value: p for sys, p in s.points},
+             "points_by_scoring": {sys.name: p for sys, p in s.points},
              "hands_played": s.hands_played, "hands_won": s.hands_won, "games_won": s.games_won}
             for s in board.standings
         ),
         "games": (
-            {"number": g.number, "scoring": g.scoring.value, "target": g.target, "agreed_hands": g.agreed_hands,
+            {"number": g.number, "scoring": g.scoring.name, "target": g.target, "agreed_hands": g.agreed_hands,
              "hands": g.hands, "over": g.over, "ended_by": g.ended_by or None,
              "winners": list(g.best) if g.over else [], "leaders": [] if g.over else list(g.best),
              "totals": dict(g.totals)}
@@ -467,7 +467,7 @@ def _json_head(board: Scoreboard) -> dict[str, object]:
 
 def _json_hand(r: HandRow) -> dict[str, object]:
     return {"path": r.path, "index": r.index, "number": r.number, "line": r.line, "status": r.status,
-            "reason": r.reason or None, "scoring": r.scoring.value, "rules": r.rules, "game": r.game,
+            "reason": r.reason or None, "scoring": r.scoring.name, "rules": r.rules, "game": r.game,
             "game_over": r.game_over, "winner": r.winner, "blocked": r.blocked,
             "scores": dict(zip(r.players, r.scores)) if r.scores is not None else None,
             "totals": dict(zip(r.players, r.totals)) if r.totals is not None else None,
