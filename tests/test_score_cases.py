@@ -44,7 +44,7 @@ def found(board: Scoreboard) -> tuple[list[str], list[str], list[str]]:
     """The same lines, from what kcref computed."""
     single = len(board.systems) == 1
     players = [f"{s.rank} {s.name} "
-               + (str(s.points[0][1]) if single else ",".join(f"{k.value}={v}" for k, v in s.points))
+               + (str(s.points[0][1]) if single else ",".join(f"{k.name}={v}" for k, v in s.points))
                + f" {s.hands_played} {s.hands_won} {s.games_won}" for s in board.standings]
     games = [f"{g.number} {'over' if g.over else 'on'} {g.ended_by or '-'} {','.join(g.best) or '-'}"
              for g in board.games]
