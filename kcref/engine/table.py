@@ -186,11 +186,6 @@ class Table:
     def chips_played(self) -> bool:
         return self.stacks is not None
 
-    @property
-    def last_step(self) -> int:
-        """The index of the turn's latest action (-1 before the first)."""
-        return self.step - 1
-
     def top(self, pile: Pile) -> Card | None:
         cards = self.piles[pile]
         return cards[-1] if cards else None

@@ -78,10 +78,6 @@ class Card(NamedTuple):
     def is_king(self) -> bool:
         return self.rank is Rank.K
 
-    def fits_on(self, other: Card) -> bool:
-        """True when this card may be placed on ``other``: one rank lower, opposite colour."""
-        return self.rank == other.rank - 1 and self.suit.colour is not other.suit.colour
-
     def text(self, ten: str = "10", symbols: bool = False) -> str:
         """The card as written, with ``ten`` for the rank 10 and suit letters or symbols."""
         return self.rank.text(ten) + (self.suit.symbol if symbols else self.suit.value)
@@ -95,6 +91,9 @@ class Card(NamedTuple):
 
 DECK: tuple[Card, ...] = tuple(Card(r, s) for s in Suit for r in Rank)
 """All 52 cards, suit by suit, Ace to King."""
+
+HAND_SIZE = 7
+"""The cards dealt to each player at the start of a hand."""
 
 
 class Pile(enum.Enum):
@@ -110,10 +109,6 @@ class Pile(enum.Enum):
     SW = "SW"
 
     __hash__ = object.__hash__
-
-    @property
-    def is_corner(self) -> bool:
-        return len(self.value) == 2
 
     def __str__(self) -> str:
         return self.value

@@ -9,7 +9,7 @@ from __future__ import annotations
 import datetime
 import difflib
 import re
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Iterable, Iterator, NamedTuple
 
 from ..model.clip import clip
@@ -27,7 +27,6 @@ from ..notation.grammar import KEYWORDS, NAME_RE
 from ..notation.reader import Item
 
 NAME = re.compile(NAME_RE)
-"""Codes that mean a file could not be read as text at all."""
 MAX_HAND_ITEMS = 20_000
 """A hand holding more lines and actions than this is not refereed past that point (KC505): no
 real hand comes near it, and it bounds the memory one hand can take."""
@@ -69,7 +68,6 @@ class HandRecord:
     """The hand's events after its ``hand`` line, without comments and blank lines."""
     cut: Cut | None = None
     """The first line that cannot be judged, if any: the hand is replayed up to it only."""
-    unresolved: frozenset[str] = field(default_factory=frozenset)
 
     @property
     def number(self) -> int | None:
