@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 
-from ..model.cards import CORNERS, DECK, FOUNDATIONS, Card, Pile
+from ..model.cards import CORNERS, DECK, FOUNDATIONS, HAND_SIZE, Card, Pile
 from ..model.events import PASS, Action, Draw, MovePile, Pass, PlayCard
 from ..model.options import Options, Scoring
 from ..model.words import names_list, plural
@@ -40,7 +40,6 @@ from .table import Holding, Note, Table, Unchecked
 from .values import chip_value, hand_value
 
 KINGS: frozenset[Card] = frozenset(c for c in DECK if c.rank is KING)
-HAND_SIZE = 7
 
 
 # --- chips -----------------------------------------------------------------------------------

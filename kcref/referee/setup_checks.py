@@ -4,13 +4,12 @@ from __future__ import annotations
 
 from typing import Iterable, Iterator
 
-from ..model.cards import FOUNDATIONS, Card
+from ..model.cards import FOUNDATIONS, HAND_SIZE, Card
 from ..model.diagnostics import Diagnostic, diagnostic
 from ..model.events import Blocked, Deal, Draw, Layout, Reveal, Span, Tag, Turn
 from ..notation.reader import Item
 from .grouping import Cut, HandRecord, iter_hands, unknown_player
 
-DEAL_SIZE = 7
 PLAY_LINES: dict[type, str] = {Turn: "a turn", Reveal: "a reveal", Blocked: "a blocked line"}
 """The lines that need the layout on the table, as a message names them."""
 
@@ -87,10 +86,10 @@ def _problems(record: HandRecord, previous_number: int | None) -> Iterator[Diagn
                 yield diagnostic(path, at.line, at.col, "KC209",
                                  f"{who}'s deal is already recorded at line {dealt[seat].line}")
             dealt[seat] = at
-            if len(event.cards) != DEAL_SIZE:
-                col = event.cols[DEAL_SIZE] if len(event.cards) > DEAL_SIZE else at.col
+            if len(event.cards) != HAND_SIZE:
+                col = event.cols[HAND_SIZE] if len(event.cards) > HAND_SIZE else at.col
                 yield diagnostic(path, at.line, col, "KC208",
-                                 f"{who} is dealt {len(event.cards)} cards; a deal is exactly {DEAL_SIZE}")
+                                 f"{who} is dealt {len(event.cards)} cards; a deal is exactly {HAND_SIZE}")
             what = f"dealt to {who}"
             for card, col in zip(event.cards, event.cols or [at.col] * len(event.cards)):
                 if (d := see(card, seat, what, at.line, col)) is not None:
