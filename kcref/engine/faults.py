@@ -8,7 +8,7 @@ both are red (it fits on 9C at W)".
 from __future__ import annotations
 
 from ..model.cards import Card, Pile, Rank
-from .moves import CORNER_SET, PILES, fits, is_red, may_move, may_place
+from .moves import CORNER_SET, PILES, fits, may_move, may_place
 from .table import Table
 
 
@@ -27,19 +27,15 @@ class IllegalAction(ValueError):
         self.step = step
 
 
-
-def _colour(card: Card) -> str:
-    return "red" if is_red(card) else "black"
-
-
 def misfit(card: Card, top: Card) -> str:
-    """Why ``card`` does not fit on ``top`` (which is not an Ace)."""
+    """Why ``card`` does not fit on ``top`` (which is not an Ace): the half of
+    :func:`~kcref.engine.moves.fits` that fails, or both."""
     reasons = []
     want = top.rank - 1
     if card.rank != want:
         reasons.append(f"it must be one rank lower ({Rank(want).text()})")
-    if is_red(card) == is_red(top):
-        reasons.append(f"both are {_colour(card)}")
+    if card.colour is top.colour:
+        reasons.append(f"both are {card.colour.value}")
     return ", and ".join(reasons)
 
 

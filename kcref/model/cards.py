@@ -25,9 +25,12 @@ class Suit(enum.Enum):
     # Members are singletons: identity hashing is exact and much cheaper than Enum.__hash__.
     __hash__ = object.__hash__
 
-    @property
-    def colour(self) -> Colour:
-        return Colour.RED if self in (Suit.H, Suit.D) else Colour.BLACK
+    colour: Colour
+    """The one place a suit's colour is decided; a plain attribute, as the pile rules read it
+    in their inner loop."""
+
+    def __init__(self, letter: str) -> None:
+        self.colour = Colour.RED if letter in "HD" else Colour.BLACK
 
     @property
     def symbol(self) -> str:
