@@ -1,27 +1,25 @@
 """Syntax errors in words: a pyparsing failure on one line becomes a diagnostic a card player
 understands, pointing at the real fault.
 
-Every word a message quotes is clipped (:func:`kcref.clip.clip`), and "did you mean" looks only
-at short words, so a junk line of any length costs time and memory in proportion to its length.
+Every word a message quotes is clipped (:func:`kcref.model.clip.clip`), and "did you mean"
+(:func:`kcref.model.words.did_you_mean`) rules out a word far longer than every choice by its
+length alone, so a junk line of any length costs time and memory in proportion to its length.
 """
 
 from __future__ import annotations
 
-import difflib
 import re
 import unicodedata
-from typing import Iterable
 
 import pyparsing as pp
 
 from ..model.cards import Pile
 from ..model.clip import clip
 from ..model.diagnostics import Diagnostic, diagnostic
+from ..model.words import did_you_mean
 from . import grammar
 
 STARTERS = ("hand", "deal", "layout", "blocked", "reveal")
-SUGGEST_UP_TO = 32
-"""A word longer than this gets no "did you mean": nobody mistypes 'draw' as 33 letters."""
 _RANKS_HELP = "ranks are A, 2-10 (or T), J, Q, K"
 _SUITS_HELP = "suits are S, H, D, C or ♠ ♥ ♦ ♣"
 _ENDS_WITH_AMOUNT = re.compile(r"\d[ \t]*(?:#.*)?$")  # 'scores Ann 1' reads like a misspelt assertion
@@ -85,18 +83,6 @@ def _card_problem(word: str) -> str | None:
             hint = f"; did you mean 10{suit}?"
         return f"{_quote(word)} is not a card: {_quote(rank)} is not a rank ({_RANKS_HELP}){hint}"
     return None
-
-
-def _did_you_mean(word: str, choices: Iterable[str]) -> str:
-    """"; did you mean 'x'?" for a short word close to one of ``choices`` (but not one of them)."""
-    if not word or len(word) > SUGGEST_UP_TO:
-        return ""
-    folded = word.lower()
-    choices = list(choices)
-    if folded in choices:
-        return ""
-    close = difflib.get_close_matches(folded, choices, n=1, cutoff=0.6)
-    return f"; did you mean '{close[0]}'?" if close else ""
 
 
 def _code_part(line: str) -> str:
@@ -182,7 +168,7 @@ def syntax_diagnostic(line: str, exc: pp.ParseBaseException, path: str, lineno: 
 
     first_word = _word_at(line, indent)
     first = first_word.lower()
-    misspelt = _did_you_mean(first_word, STARTERS)
+    misspelt = did_you_mean(first, STARTERS)
     if misspelt and line[indent + len(first_word):][:1] in (" ", "\t"):
         # 'layuot N:5D ...' holds a ':' and so reads as a turn; the first word is the real slip.
         return diagnostic(path, lineno, indent + 1, "KC101",
@@ -200,13 +186,13 @@ def syntax_diagnostic(line: str, exc: pp.ParseBaseException, path: str, lineno: 
             action = code_part[loc:].partition(";")[0].strip(" \t")
             hint = f": an action is written after its player ('PLAYER: {clip(action)}')"
         elif "->" in line or ";" in line or ":" not in code_part:
-            hint = _did_you_mean(lowered, STARTERS + ("draw", "pass"))
+            hint = did_you_mean(lowered, STARTERS + ("draw", "pass"))
             if not hint and "->" not in line and _ENDS_WITH_AMOUNT.search(line):
-                hint = _did_you_mean(lowered, grammar.ASSERTION_WORDS)
+                hint = did_you_mean(lowered, grammar.ASSERTION_WORDS)
             if not hint and ":" not in line and word:
                 hint = f"; a turn needs ':' after the player ('{clip(word)}: ACTION; ACTION; ...')"
         else:
-            hint = _did_you_mean(lowered, STARTERS)
+            hint = did_you_mean(lowered, STARTERS)
         code = "KC101"
         if hint:
             message = f"{_quote(word)} does not start a log line{hint}"
@@ -217,7 +203,7 @@ def syntax_diagnostic(line: str, exc: pp.ParseBaseException, path: str, lineno: 
         at, message = _missing_colon(line, first_word, loc)
         return diagnostic(path, lineno, at + 1, "KC100", message, line)
     elif expected.startswith("a hand number, 'dealer PLAYER'"):
-        message += _did_you_mean(word, ("dealer",))
+        message += did_you_mean(word.lower(), ("dealer",))
     elif expected.startswith("';' between actions") and _card_problem(word):
         code, message = "KC102", str(_card_problem(word))
     elif expected.startswith("a card"):
@@ -226,7 +212,7 @@ def syntax_diagnostic(line: str, exc: pp.ParseBaseException, path: str, lineno: 
     elif expected.startswith("a pile"):
         code = "KC103"
         message = f"expected a pile (N, E, S, W, NE, NW, SE, SW) after '->'{found}"
-        message += _did_you_mean(word, [p.value.lower() for p in Pile]).upper().replace("DID YOU MEAN", "did you mean")
+        message += did_you_mean(word.lower(), [p.value.lower() for p in Pile]).upper().replace("DID YOU MEAN", "did you mean")
     elif expected.startswith("an action"):
         left = re.split(grammar.ARROW_RE, line[loc:], maxsplit=1)[0].strip()
         left_word = _word_at(left, 0) if left else ""
@@ -238,7 +224,7 @@ def syntax_diagnostic(line: str, exc: pp.ParseBaseException, path: str, lineno: 
         else:
             code = "KC104"
             message = (f"expected an action (CARD->PILE, PILE->PILE, draw, draw CARD or pass){found}"
-                       f"{_did_you_mean(word, ('draw', 'pass'))}")
+                       f"{did_you_mean(word.lower(), ('draw', 'pass'))}")
             if word.lower() in grammar.ASSERTION_WORDS:
                 message += "; an assertion goes on a line of its own, after the hand's play"
             elif first in grammar.ASSERTION_WORDS:

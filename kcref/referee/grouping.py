@@ -7,7 +7,6 @@ option tags) and reports the problems that need only the tags: KC201-KC207.
 from __future__ import annotations
 
 import datetime
-import difflib
 import re
 from dataclasses import dataclass, replace
 from typing import Iterable, Iterator, NamedTuple
@@ -23,6 +22,7 @@ from ..model.options import (
     Options,
     resolve,
 )
+from ..model.words import did_you_mean, plural
 from ..notation.grammar import KEYWORDS, NAME_RE
 from ..notation.reader import Item
 
@@ -155,7 +155,7 @@ def _check_players(tag: Tag) -> list[Diagnostic]:
     where = (tag.span.path, tag.span.line, tag.span.col)
     out: list[Diagnostic] = []
     if not 2 <= len(names) <= 6:
-        out.append(diagnostic(*where, "KC202", f"Players lists {len(names)} player{'s' * (len(names) != 1)};"
+        out.append(diagnostic(*where, "KC202", f"Players lists {plural(len(names), 'player')};"
                                                " Kings in the Corner takes 2 to 6"))
     seen: set[str] = set()
     for name in names:
@@ -184,7 +184,7 @@ def _check_tag(tag: Tag, ctx: _Context) -> list[Diagnostic]:
         if tag.value.strip().lower() not in PRESETS_BY_NAME:
             names = ", ".join(PRESETS_BY_NAME)
             return [diagnostic(*where, "KC206", f"unknown rules preset '{clip(tag.value)}': expected one of {names}"
-                                                f"{_suggest(tag.value.lower(), PRESETS_BY_NAME)}")]
+                                                f"{did_you_mean(tag.value.lower(), PRESETS_BY_NAME)}")]
         ctx.rules = tag.value.strip().lower()
         return []
     if tag.name == "Date" and not _is_date(tag.value.strip()):
@@ -204,11 +204,6 @@ def _check_tag(tag: Tag, ctx: _Context) -> list[Diagnostic]:
         return [diagnostic(*where, "KC206", f"tag names are case-sensitive: write [{key.capitalize()} ...], "
                                             f"not [{tag.name} ...]")]
     return []
-
-
-def _suggest(word: str, choices: Iterable[str]) -> str:
-    close = difflib.get_close_matches(word, list(choices), n=1)
-    return f"; did you mean '{close[0]}'?" if close else ""
 
 
 # --- grouping -------------------------------------------------------------------------------------
@@ -323,7 +318,7 @@ def unknown_player(ref: str, players: tuple[str, ...], span: Span) -> Diagnostic
     elif SEAT_TAG.fullmatch(ref):
         hint = f"; there are only {len(players)} seats (P1..P{len(players)})"
     else:
-        hint = _suggest(ref, players)
+        hint = did_you_mean(ref, players)
     listed = ", ".join(players)
     return diagnostic(span.path, span.line, span.col, "KC205",
                       f"'{clip(ref)}' is not a player here (Players: {listed}){hint}")
