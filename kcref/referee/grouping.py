@@ -9,7 +9,7 @@ from __future__ import annotations
 import datetime
 import re
 from dataclasses import dataclass, replace
-from typing import Iterable, Iterator, NamedTuple
+from typing import Any, Callable, Iterable, Iterator, NamedTuple
 
 from ..model.clip import clip
 from ..model.codes import UNREADABLE
@@ -216,83 +216,121 @@ def iter_hands(items: Iterable[Item], path: str) -> Iterator[HandRecord | Diagno
     (so that reports can show Event, Date, Site...), and one HandRecord per hand. Comments and
     blank lines are dropped. A hand is cut at its first syntax error (``HandRecord.cut``).
     """
-    ctx = _Context()
-    current: HandStart | None = None
-    events: list[Event] = []
-    cut: Cut | None = None
-    size = 0
-    index = 0
-    dealer: int | None = None
-    record_ctx: tuple[tuple[str, ...], Options, str, tuple[Tag, ...]] | None = None
-    reported_no_players = False
+    return _Grouping(path).run(items)
 
-    def flush() -> HandRecord | None:
+
+_Found = Iterator[HandRecord | Diagnostic | Tag]
+
+
+class _Grouping:
+    """The hand being gathered and what the file has said so far: one handler per kind of item."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.ctx = _Context()
+        self.current: HandStart | None = None
+        self.events: list[Event] = []
+        self.cut: Cut | None = None
+        self.size = 0
+        """Lines and actions of the current hand so far (KC505 past MAX_HAND_ITEMS)."""
+        self.index = 0
+        self.dealer: int | None = None
+        self.record_ctx: tuple[tuple[str, ...], Options, str, tuple[Tag, ...]] | None = None
+        """The players, options, rules and tags in force when the current hand started."""
+        self.reported_no_players = False
+        self.unreadable = False
+        self.previous_players: tuple[str, ...] | None = None
+        self.handlers: dict[type, Callable[[Any], _Found]] = {
+            Diagnostic: self.diagnostic, Tag: self.tag, HandStart: self.hand_start,
+            **dict.fromkeys(TRIVIA, self.trivia),
+        }
+
+    def run(self, items: Iterable[Item]) -> _Found:
+        handlers, hand_line = self.handlers, self.hand_line
+        for item in items:
+            yield from handlers.get(type(item), hand_line)(item)
+        done = self.flush()
+        if done is not None:
+            yield done
+        elif self.index == 0 and not self.unreadable:
+            yield diagnostic(self.path, 1, 1, "KC004", "the file holds no hand (a hand starts with a 'hand' line)")
+
+    def flush(self) -> HandRecord | None:
+        """The record of the hand gathered so far, if any."""
+        current = self.current
         if current is None:
             return None
-        players, options, rules, tags = record_ctx  # type: ignore[misc]
-        at = cut
+        players, options, rules, tags = self.record_ctx  # type: ignore[misc]
+        at = self.cut
         if not players and at is None:
             at = Cut(current.span.line, current.span.col, "KC201")
-        return HandRecord(path, index, current, players, dealer or 0, options, rules, tags,
-                          tuple(events), cut=at)
+        return HandRecord(self.path, self.index, current, players, self.dealer or 0, options, rules, tags,
+                          tuple(self.events), cut=at)
 
-    unreadable = False
-    previous_players: tuple[str, ...] | None = None
-    for item in items:
-        if isinstance(item, Diagnostic):
-            unreadable = unreadable or item.code in UNREADABLE
-            if current is not None and item.is_error and cut is None:
-                cut = Cut(item.line, item.column, item.code)
-            yield item
-        elif isinstance(item, Tag):
-            yield from _check_tag(item, ctx)
-            if item.name in ctx.tags or len(ctx.tags) < MAX_TAG_NAMES:
-                ctx.tags[item.name] = item
-            yield item
-        elif isinstance(item, HandStart):
-            done = flush()
-            if done is not None:
-                yield done
-            index += 1
-            current, events, cut, size = item, [], None, 0
-            players = ctx.players or ()
-            if not ctx.players_seen and not reported_no_players:
-                reported_no_players = True
-                yield diagnostic(path, item.span.line, item.span.col, "KC201",
-                                 "no Players tag before the first hand: write [Players \"Ann, Bob, ...\"] "
-                                 "at the top of the log")
-            found = _dealer(item, players, dealer, path)
-            if isinstance(found, Diagnostic):
-                yield found
-                dealer, cut = None, Cut(found.line, found.column, found.code)
-            else:
-                passed_to = None if dealer is None or previous_players != players else (dealer + 1) % len(players)
-                if item.dealer is not None and passed_to is not None and found is not None and found != passed_to:
-                    yield diagnostic(path, item.span.line, item.dealer_col, "KC216",
-                                     f"the deal passes left, to {players[passed_to]}, not to "
-                                     f"{players[found]}: the turns are judged from {players[found]}'s left "
-                                     f"as written")
-                dealer = found
-            previous_players = players
-            record_ctx = (players, ctx.options(), ctx.rules, tuple(ctx.tags.values()))
-        elif isinstance(item, TRIVIA):
-            continue
-        elif current is None:
-            yield diagnostic(path, item.span.line, item.span.col, "KC207",
+    def diagnostic(self, item: Diagnostic) -> _Found:
+        self.unreadable = self.unreadable or item.code in UNREADABLE
+        if self.current is not None and item.is_error and self.cut is None:
+            self.cut = Cut(item.line, item.column, item.code)
+        yield item
+
+    def tag(self, item: Tag) -> _Found:
+        ctx = self.ctx
+        yield from _check_tag(item, ctx)
+        if item.name in ctx.tags or len(ctx.tags) < MAX_TAG_NAMES:
+            ctx.tags[item.name] = item
+        yield item
+
+    def trivia(self, item: Event) -> _Found:
+        yield from ()
+
+    def hand_start(self, item: HandStart) -> _Found:
+        done = self.flush()
+        if done is not None:
+            yield done
+        self.index += 1
+        self.current, self.events, self.cut, self.size = item, [], None, 0
+        ctx = self.ctx
+        players = ctx.players or ()
+        if not ctx.players_seen and not self.reported_no_players:
+            self.reported_no_players = True
+            yield diagnostic(self.path, item.span.line, item.span.col, "KC201",
+                             "no Players tag before the first hand: write [Players \"Ann, Bob, ...\"] "
+                             "at the top of the log")
+        yield from self.set_dealer(item, players)
+        self.previous_players = players
+        self.record_ctx = (players, ctx.options(), ctx.rules, tuple(ctx.tags.values()))
+
+    def set_dealer(self, item: HandStart, players: tuple[str, ...]) -> _Found:
+        """The hand's dealer; KC216 when one written is not the one the deal passed to."""
+        found = _dealer(item, players, self.dealer, self.path)
+        if isinstance(found, Diagnostic):
+            yield found
+            self.dealer, self.cut = None, Cut(found.line, found.column, found.code)
+            return
+        dealer = self.dealer
+        passed_to = None if dealer is None or self.previous_players != players else (dealer + 1) % len(players)
+        if item.dealer is not None and passed_to is not None and found is not None and found != passed_to:
+            yield diagnostic(self.path, item.span.line, item.dealer_col, "KC216",
+                             f"the deal passes left, to {players[passed_to]}, not to "
+                             f"{players[found]}: the turns are judged from {players[found]}'s left "
+                             f"as written")
+        self.dealer = found
+
+    def hand_line(self, item: Event) -> _Found:
+        """A line of a hand (deal, layout, turn...): kept, up to MAX_HAND_ITEMS."""
+        if self.current is None:
+            yield diagnostic(self.path, item.span.line, item.span.col, "KC207",
                              f"this {_kind(item)} line stands before the first 'hand' line")
-        elif size < MAX_HAND_ITEMS:
-            size += 1 + len(getattr(item, "actions", ()))
-            events.append(item)
-            if size >= MAX_HAND_ITEMS:
-                cut = cut or Cut(item.span.line, 1, "KC505")
-                yield diagnostic(path, item.span.line, 1, "KC505",
-                                 f"this hand is too long to referee: it is not refereed past line "
-                                 f"{item.span.line} (more than {MAX_HAND_ITEMS:,} lines and actions)")
-    done = flush()
-    if done is not None:
-        yield done
-    elif index == 0 and not unreadable:
-        yield diagnostic(path, 1, 1, "KC004", "the file holds no hand (a hand starts with a 'hand' line)")
+            return
+        if self.size >= MAX_HAND_ITEMS:
+            return
+        self.size += 1 + len(getattr(item, "actions", ()))
+        self.events.append(item)
+        if self.size >= MAX_HAND_ITEMS:
+            self.cut = self.cut or Cut(item.span.line, 1, "KC505")
+            yield diagnostic(self.path, item.span.line, 1, "KC505",
+                             f"this hand is too long to referee: it is not refereed past line "
+                             f"{item.span.line} (more than {MAX_HAND_ITEMS:,} lines and actions)")
 
 
 def _dealer(start: HandStart, players: tuple[str, ...], previous: int | None, path: str) -> int | Diagnostic | None:
