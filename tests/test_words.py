@@ -46,3 +46,7 @@ def test_the_length_test_only_saves_time(word: str, choices: list[str]) -> None:
     close = difflib.get_close_matches(word, choices, n=1, cutoff=0.6)
     expected = f"; did you mean '{close[0]}'?" if close and word and word not in choices else ""
     assert did_you_mean(word, choices) == expected
+
+
+def test_names_list_with_or() -> None:
+    assert names_list(["N"], "or") == "N" and names_list(["N", "E", "S"], "or") == "N, E or S"

@@ -15,11 +15,11 @@ def plural(n: int, word: str, many: str | None = None) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {many or word + 's'}"
 
 
-def names_list(names: Sequence[str]) -> str:
-    """``Ann``, ``Ann and Bob``, ``Ann, Bob and Cy``."""
+def names_list(names: Sequence[str], conjunction: str = "and") -> str:
+    """``Ann``, ``Ann and Bob``, ``Ann, Bob and Cy`` (or ``N, E or S`` with ``conjunction="or"``)."""
     if len(names) <= 1:
         return "".join(names)
-    return ", ".join(names[:-1]) + " and " + names[-1]
+    return f"{', '.join(names[:-1])} {conjunction} {names[-1]}"
 
 
 def did_you_mean(word: str, choices: Iterable[str]) -> str:
