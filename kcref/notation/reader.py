@@ -1,11 +1,12 @@
 """Read a log: text in, a stream of typed events (and syntax diagnostics) out.
 
-Lines are read one at a time (bytes are cut into lines by :mod:`kcref.textlines`, syntax errors
-are put in words by :mod:`kcref.syntax`), so a log of any size streams through in constant memory. Each
-line is parsed by the normative pyparsing grammar (``kcref.grammar``), except that turn lines,
-the bulk of any log, first go through a fast path built from the same token definitions: it
-either produces exactly the events the grammar would, or declines and leaves the line to the
-grammar (a property test holds the two to that).
+Lines are read one at a time (bytes are cut into lines by :mod:`kcref.notation.textlines`,
+syntax errors are put in words by :mod:`kcref.notation.syntax_errors`), so a log of any size
+streams through in constant memory. Each line is parsed by the normative pyparsing grammar
+(:mod:`kcref.notation.grammar`), except that turn lines, the bulk of any log, first go through a
+fast path built from the same token definitions: it either produces exactly the events the
+grammar would, or declines and leaves the line to the grammar (a property test holds the two
+to that).
 """
 
 from __future__ import annotations
@@ -476,7 +477,7 @@ def read_text(text: str, path: str = "<string>", trivia: bool = False,
 
 def read_stream(stream: BinaryIO, path: str, trivia: bool = False,
                 keep: SourceLines | None = None) -> Iterator[Item]:
-    """Read a log from a binary stream, once, in bounded memory (see :mod:`kcref.textlines`).
+    """Read a log from a binary stream, once, in bounded memory (see :mod:`kcref.notation.textlines`).
 
     A line that is not UTF-8 (KC002) or holds a NUL byte (KC003), a read error or a file that
     shrinks while it is read (KC006) ends the reading with a diagnostic: what follows cannot be

@@ -25,7 +25,7 @@ def check_hand(record: HandRecord, previous_number: int | None = None) -> tuple[
 
 
 def checked_hands(items: Iterable[Item], path: str) -> Iterator[HandRecord | Diagnostic | Tag]:
-    """:func:`~kcref.hands.iter_hands` with each hand's set-up checked: a hand's set-up
+    """:func:`~kcref.referee.grouping.iter_hands` with each hand's set-up checked: a hand's set-up
     diagnostics come just before the hand, which is cut at the first of them that is an error."""
     previous_number: int | None = None
     for item in iter_hands(items, path):
