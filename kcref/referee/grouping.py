@@ -20,6 +20,7 @@ from ..model.options import (
     OPTION_TAGS_BY_NAME,
     PRESETS_BY_NAME,
     Options,
+    OptionTag,
     resolve,
 )
 from ..model.words import did_you_mean, plural
@@ -173,37 +174,60 @@ def _check_players(tag: Tag) -> list[Diagnostic]:
 
 def _check_tag(tag: Tag, ctx: _Context) -> list[Diagnostic]:
     """Validate a known tag and fold it into the context; unknown tags are kept as they are."""
-    where = (tag.span.path, tag.span.line, tag.span.col)
+    check = _TAG_CHECKS.get(tag.name)
+    if check is not None:
+        return check(tag, ctx)
     key = tag.name.lower()
-    if tag.name == "Players":
-        problems = _check_players(tag)
-        ctx.players_seen = True
-        ctx.players = None if problems else tuple(split_players(tag.value))
-        return problems
-    if tag.name == "Rules":
-        if tag.value.strip().lower() not in PRESETS_BY_NAME:
-            names = ", ".join(PRESETS_BY_NAME)
-            return [diagnostic(*where, "KC206", f"unknown rules preset '{clip(tag.value)}': expected one of {names}"
-                                                f"{did_you_mean(tag.value.lower(), PRESETS_BY_NAME)}")]
-        ctx.rules = tag.value.strip().lower()
-        return []
-    if tag.name == "Date" and not _is_date(tag.value.strip()):
-        return [diagnostic(*where, "KC206", f"Date '{clip(tag.value)}' is not a date written YYYY-MM-DD")]
     spec = OPTION_TAGS_BY_NAME.get(key)
     if spec is not None:
-        if tag.name != spec.tag:
-            return [diagnostic(*where, "KC206", f"tag names are case-sensitive: write [{spec.tag} ...], "
-                                                f"not [{tag.name} ...]")]
-        try:
-            spec.parse(tag.value)
-        except ValueError as exc:
-            return [diagnostic(*where, "KC206", f"{spec.tag} '{clip(tag.value)}': {exc}")]
-        ctx.overrides[key] = tag
-        return []
-    if key in ("players", "rules", "date") and tag.name != key.capitalize():
-        return [diagnostic(*where, "KC206", f"tag names are case-sensitive: write [{key.capitalize()} ...], "
-                                            f"not [{tag.name} ...]")]
+        return _option_tag(tag, spec, ctx)
+    if key in _TAG_SPELLING:
+        return [_wrong_case(tag, _TAG_SPELLING[key])]
     return []
+
+
+def _players_tag(tag: Tag, ctx: _Context) -> list[Diagnostic]:
+    problems = _check_players(tag)
+    ctx.players_seen = True
+    ctx.players = None if problems else tuple(split_players(tag.value))
+    return problems
+
+
+def _rules_tag(tag: Tag, ctx: _Context) -> list[Diagnostic]:
+    if tag.value.strip().lower() not in PRESETS_BY_NAME:
+        names = ", ".join(PRESETS_BY_NAME)
+        return [diagnostic(*tag.span, "KC206", f"unknown rules preset '{clip(tag.value)}': expected one of {names}"
+                                               f"{did_you_mean(tag.value.lower(), PRESETS_BY_NAME)}")]
+    ctx.rules = tag.value.strip().lower()
+    return []
+
+
+def _date_tag(tag: Tag, ctx: _Context) -> list[Diagnostic]:
+    if _is_date(tag.value.strip()):
+        return []
+    return [diagnostic(*tag.span, "KC206", f"Date '{clip(tag.value)}' is not a date written YYYY-MM-DD")]
+
+
+def _option_tag(tag: Tag, spec: OptionTag, ctx: _Context) -> list[Diagnostic]:
+    if tag.name != spec.tag:
+        return [_wrong_case(tag, spec.tag)]
+    try:
+        spec.parse(tag.value)
+    except ValueError as exc:
+        return [diagnostic(*tag.span, "KC206", f"{spec.tag} '{clip(tag.value)}': {exc}")]
+    ctx.overrides[tag.name.lower()] = tag
+    return []
+
+
+def _wrong_case(tag: Tag, name: str) -> Diagnostic:
+    return diagnostic(*tag.span, "KC206", f"tag names are case-sensitive: write [{name} ...], not [{tag.name} ...]")
+
+
+_TAG_CHECKS: dict[str, Callable[[Tag, _Context], list[Diagnostic]]] = {
+    "Players": _players_tag, "Rules": _rules_tag, "Date": _date_tag,
+}
+"""The tags that are not rule options, by their exact name."""
+_TAG_SPELLING = {name.lower(): name for name in _TAG_CHECKS}
 
 
 # --- grouping -------------------------------------------------------------------------------------
