@@ -12,12 +12,12 @@ import random
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from ..model.cards import CORNERS, DECK, FOUNDATIONS, Card, Pile, Rank
+from ..model.cards import CORNERS, DECK, FOUNDATIONS, HAND_SIZE, Card, Pile, Rank
 from ..model.events import Action, Deal, Layout, Turn
 from ..model.options import Options
 from .policy import policy_for
 from .table import Table
-from .turns import HAND_SIZE, start_hand
+from .turns import start_hand
 
 
 class Dealt(NamedTuple):

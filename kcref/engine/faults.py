@@ -8,7 +8,8 @@ both are red (it fits on 9C at W)".
 from __future__ import annotations
 
 from ..model.cards import Card, Pile, Rank
-from .moves import CORNER_SET, PILES, fits, is_red, may_move, may_place
+from ..model.words import names_list
+from .moves import CORNER_SET, PILES, fits, may_move, may_place
 from .table import Table
 
 
@@ -27,24 +28,16 @@ class IllegalAction(ValueError):
         self.step = step
 
 
-
-def _colour(card: Card) -> str:
-    return "red" if is_red(card) else "black"
-
-
 def misfit(card: Card, top: Card) -> str:
-    """Why ``card`` does not fit on ``top`` (which is not an Ace)."""
+    """Why ``card`` does not fit on ``top`` (which is not an Ace): the half of
+    :func:`~kcref.engine.moves.fits` that fails, or both."""
     reasons = []
     want = top.rank - 1
     if card.rank != want:
         reasons.append(f"it must be one rank lower ({Rank(want).text()})")
-    if is_red(card) == is_red(top):
-        reasons.append(f"both are {_colour(card)}")
+    if card.colour is top.colour:
+        reasons.append(f"both are {card.colour.value}")
     return ", and ".join(reasons)
-
-
-def _or(items: list[str]) -> str:
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " or " + items[-1]
 
 
 def card_alternatives(t: Table, card: Card, exclude: Pile | None = None) -> str:
@@ -62,11 +55,11 @@ def card_alternatives(t: Table, card: Card, exclude: Pile | None = None) -> str:
             foundations.append(str(p))
     parts = []
     if on_tops:
-        parts.append("it fits " + _or(on_tops))
+        parts.append("it fits " + names_list(on_tops, "or"))
     if corners:
-        parts.append("it may start the empty corner " + _or(corners))
+        parts.append("it may start the empty corner " + names_list(corners, "or"))
     if foundations:
-        parts.append("it may fill the empty foundation " + _or(foundations))
+        parts.append("it may fill the empty foundation " + names_list(foundations, "or"))
     return f" ({'; '.join(parts)})" if parts else ""
 
 
@@ -77,7 +70,7 @@ def move_alternatives(t: Table, source: Pile, exclude: Pile) -> str:
         if p is not exclude and may_move(t, source, p):
             top = t.top(p)
             targets.append(f"on {top} at {p}" if top is not None else f"to the empty corner {p}")
-    return f" (it may move {_or(targets)})" if targets else ""
+    return f" (it may move {names_list(targets, 'or')})" if targets else ""
 
 
 def bad_play(t: Table, card: Card, pile: Pile) -> IllegalAction:

@@ -7,14 +7,13 @@ and for explaining an illegal action ("it fits on 9C at W").
 
 from __future__ import annotations
 
-from ..model.cards import CORNERS, DECK, FOUNDATIONS, Card, Pile, Rank, Suit
+from ..model.cards import CORNERS, DECK, FOUNDATIONS, Card, Pile, Rank
 from ..model.events import MovePile, PlayCard
 from .table import Table
 
 PILES: tuple[Pile, ...] = (*FOUNDATIONS, *CORNERS)
 CORNER_SET: frozenset[Pile] = frozenset(CORNERS)
 KING = Rank.K
-_H, _D = Suit.H, Suit.D
 _DECK_ORDER: dict[Card, int] = {c: i for i, c in enumerate(DECK)}
 
 
@@ -24,17 +23,10 @@ def in_order(cards: set[Card] | frozenset[Card]) -> list[Card]:
     return sorted(cards, key=_DECK_ORDER.__getitem__)
 
 
-def is_red(card: Card) -> bool:
-    suit = card.suit
-    return suit is _H or suit is _D
-
-
 def fits(card: Card, top: Card) -> bool:
-    """True when ``card`` may go on ``top``: one rank lower and the opposite colour."""
-    if card.rank != top.rank - 1:
-        return False
-    s, u = card.suit, top.suit
-    return (s is _H or s is _D) is not (u is _H or u is _D)
+    """True when ``card`` may go on ``top``: one rank lower and the opposite colour. The one
+    statement of this rule; :func:`kcref.engine.faults.misfit` says which half of it failed."""
+    return card.rank == top.rank - 1 and card.suit.colour is not top.suit.colour
 
 
 def may_place(t: Table, card: Card, pile: Pile) -> bool:

@@ -27,6 +27,20 @@ class Unchecked(enum.Enum):
     CARDS_LEFT = "the value of the cards {who} had left (no reveal)"
 
 
+class Closed(enum.Enum):
+    """Why nothing more may happen this turn, with the code and message of the error for an
+    action that tries (``{winner}`` stands for the name of the player who went out)."""
+
+    DRAWN = ("KC311", "nothing may follow the draw")
+    KING_PLACED = ("KC327", "the turn ended when the drawn King was placed")
+    PASSED = ("KC322", "pass must be the only action of its turn")
+    WENT_OUT = ("KC319", "{winner} has gone out: the hand is over")
+
+    def __init__(self, code: str, message: str) -> None:
+        self.code = code
+        self.message = message
+
+
 class Note(NamedTuple):
     """Something the engine reports without refusing the action: a penalty paid, or a debt.
 
@@ -151,10 +165,8 @@ class Table:
         self.drawn = False
         self.draw_step = -1
         self.plays = 0
-        self.closed = ""
-        """When nothing more may happen this turn, the code that says why (KC311 after the draw
-        at the end of the turn, KC327 after placing a drawn King, KC322 after a pass, KC319
-        after going out); empty while the turn is open."""
+        self.closed: Closed | None = None
+        """When nothing more may happen this turn, why; ``None`` while the turn is open."""
         self.pending_king: Card | None = None
         """A drawn King that the next action must place in an empty corner."""
         self.maybe_king = False
@@ -185,11 +197,6 @@ class Table:
     @property
     def chips_played(self) -> bool:
         return self.stacks is not None
-
-    @property
-    def last_step(self) -> int:
-        """The index of the turn's latest action (-1 before the first)."""
-        return self.step - 1
 
     def top(self, pile: Pile) -> Card | None:
         cards = self.piles[pile]

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from ..model.cards import CORNERS, DECK, FOUNDATIONS, Card, Pile
+from ..model.cards import CORNERS, DECK, FOUNDATIONS, HAND_SIZE, Card, Pile
 from ..model.events import PASS, Action, Draw, MovePile, Pass, PlayCard
 from ..model.options import Options
 from ..model.words import names_list, plural
@@ -36,11 +36,10 @@ from .moves import (
     pile_moves,
 )
 from .policy import Fault
-from .table import Holding, Note, Table, Unchecked
+from .table import Closed, Holding, Note, Table, Unchecked
 from .values import chip_value, hand_value
 
 KINGS: frozenset[Card] = frozenset(c for c in DECK if c.rank is KING)
-HAND_SIZE = 7
 
 
 # --- chips -----------------------------------------------------------------------------------
@@ -117,17 +116,9 @@ def start_hand(options: Options, names: Sequence[str], dealer: int,
 
 # --- the turn's phase ------------------------------------------------------------------------
 
-_CLOSED: Mapping[str, str] = {
-    "KC311": "nothing may follow the draw",
-    "KC327": "the turn ended when the drawn King was placed",
-    "KC322": "pass must be the only action of its turn",
-    "KC319": "{winner} has gone out: the hand is over",
-}
-
-
-def _closed_error(t: Table) -> IllegalAction:
+def _closed_error(t: Table, closed: Closed) -> IllegalAction:
     winner = t.names[t.winner] if t.winner is not None else ""
-    return IllegalAction(t.closed, _CLOSED[t.closed].format(winner=winner))
+    return IllegalAction(closed.code, closed.message.format(winner=winner))
 
 
 def _could_be_drawn_king(t: Table, action: Action) -> bool:
@@ -155,16 +146,16 @@ def _phase(t: Table, action: Action) -> bool:
                                      f"before anything else")
     if t.maybe_king:
         t.maybe_king = False
-        if t.closed:
+        if t.closed is not None:
             # After the draw at the end of the turn only the drawn King may be placed.
             if _could_be_drawn_king(t, action):
                 return True
         else:
             t.mark_unchecked(Unchecked.DRAWN_KINGS, t.player)
-    if t.closed:
-        if t.closed == "KC327" and _places_held_king(t, action):
+    if t.closed is not None:
+        if t.closed is Closed.KING_PLACED and _places_held_king(t, action):
             return False
-        raise _closed_error(t)
+        raise _closed_error(t, t.closed)
     if t.policy.draw_first and not t.drawn and t.stock and type(action) is not Draw:
         raise IllegalAction("KC314", f"the turn must start with the draw: the stock has "
                                      f"{plural(t.stock, 'card')}")
@@ -180,7 +171,7 @@ def _places_held_king(t: Table, action: Action) -> bool:
 
 
 def _needs_phase_check(t: Table) -> bool:
-    return bool(t.closed or t.pending_king is not None or t.maybe_king
+    return bool(t.closed is not None or t.pending_king is not None or t.maybe_king
                 or (t.policy.draw_first and not t.drawn and t.stock))
 
 
@@ -218,7 +209,7 @@ def apply(t: Table, action: Action) -> None:
 
 def _play_card(t: Table, action: PlayCard) -> None:
     placing = False
-    if t.closed or t.pending_king is not None or t.maybe_king or (
+    if t.closed is not None or t.pending_king is not None or t.maybe_king or (
             t.policy.draw_first and not t.drawn and t.stock):
         placing = _phase(t, action)
     card, pile = action.card, action.pile
@@ -247,13 +238,13 @@ def _play_card(t: Table, action: PlayCard) -> None:
     if placing:
         t.pending_king = None
         if t.policy.drawn_king_ends_turn:
-            t.closed = "KC327"
+            t.closed = Closed.KING_PLACED
     if len(dest) == 13 and t.policy.remove_completed:
         _clear(t, pile)
     if not known and not hand.unknown:
         t.winner = t.player
         t.out_step = t.step
-        t.closed = "KC319"
+        t.closed = Closed.WENT_OUT
 
 
 def _play_error(t: Table, card: Card, pile: Pile) -> IllegalAction:
@@ -323,7 +314,7 @@ def _draw(t: Table, action: Draw) -> None:
     t.drawn = True
     t.draw_step = t.step
     if pol.draw_ends_turn:
-        t.closed = "KC311"
+        t.closed = Closed.DRAWN
 
 
 def _pass(t: Table) -> None:
@@ -334,7 +325,7 @@ def _pass(t: Table) -> None:
     if err is not None:
         err.step = None
         raise err
-    t.closed = "KC322"
+    t.closed = Closed.PASSED
 
 
 # --- end of turn -----------------------------------------------------------------------------
@@ -503,10 +494,10 @@ def legal_actions(t: Table) -> list[Action]:
     king = t.pending_king
     if king is not None:
         return [PlayCard(king, c) for c in CORNERS if not t.piles[c]]
-    if t.closed:
+    if t.closed is not None:
         if t.maybe_king:
             return [PlayCard(k, c) for k in in_order(KINGS - t.seen) for c in CORNERS if not t.piles[c]]
-        if t.closed == "KC327" and t.policy.forced_dealt:
+        if t.closed is Closed.KING_PLACED and t.policy.forced_dealt:
             return [PlayCard(k, c) for k in in_order(t.holding.known & KINGS) for c in CORNERS if not t.piles[c]]
         return []
     pol = t.policy

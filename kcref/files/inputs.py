@@ -58,7 +58,7 @@ def resolve(args: Sequence[str], globs: Sequence[str] = DEFAULT_GLOBS, *, one_fi
 
     A file is read as given (reading it reports a missing or unreadable file, and a FIFO given
     by name is read once, as a stream). A folder stands for the regular files below it whose
-    names match one of ``globs`` (see :func:`kcref.discover.search`); with ``one_file`` a folder
+    names match one of ``globs`` (see :func:`kcref.files.discover.search`); with ``one_file`` a folder
     is a problem instead. Raises ``UsageProblem`` when ``-`` is given more than once, or when a
     folder holds no log: checking nothing there is never what was meant.
     """

@@ -25,9 +25,12 @@ class Suit(enum.Enum):
     # Members are singletons: identity hashing is exact and much cheaper than Enum.__hash__.
     __hash__ = object.__hash__
 
-    @property
-    def colour(self) -> Colour:
-        return Colour.RED if self in (Suit.H, Suit.D) else Colour.BLACK
+    colour: Colour
+    """The one place a suit's colour is decided; a plain attribute, as the pile rules read it
+    in their inner loop."""
+
+    def __init__(self, letter: str) -> None:
+        self.colour = Colour.RED if letter in "HD" else Colour.BLACK
 
     @property
     def symbol(self) -> str:
@@ -78,10 +81,6 @@ class Card(NamedTuple):
     def is_king(self) -> bool:
         return self.rank is Rank.K
 
-    def fits_on(self, other: Card) -> bool:
-        """True when this card may be placed on ``other``: one rank lower, opposite colour."""
-        return self.rank == other.rank - 1 and self.suit.colour is not other.suit.colour
-
     def text(self, ten: str = "10", symbols: bool = False) -> str:
         """The card as written, with ``ten`` for the rank 10 and suit letters or symbols."""
         return self.rank.text(ten) + (self.suit.symbol if symbols else self.suit.value)
@@ -95,6 +94,9 @@ class Card(NamedTuple):
 
 DECK: tuple[Card, ...] = tuple(Card(r, s) for s in Suit for r in Rank)
 """All 52 cards, suit by suit, Ace to King."""
+
+HAND_SIZE = 7
+"""The cards dealt to each player at the start of a hand."""
 
 
 class Pile(enum.Enum):
@@ -110,10 +112,6 @@ class Pile(enum.Enum):
     SW = "SW"
 
     __hash__ = object.__hash__
-
-    @property
-    def is_corner(self) -> bool:
-        return len(self.value) == 2
 
     def __str__(self) -> str:
         return self.value

@@ -10,6 +10,7 @@ A log is read line by line: ``parse_line`` takes one line without its line end.
 
 from __future__ import annotations
 
+import enum
 from typing import NamedTuple
 
 import pyparsing as pp
@@ -43,14 +44,23 @@ class Tok(NamedTuple):
     text: str
 
 
-class Act(NamedTuple):
-    """An action of a turn: its kind (``play``, ``move``, ``draw``, ``pass``) and its tokens."""
+class ActKind(enum.Enum):
+    """The four kinds of action a turn line may hold."""
 
-    kind: str
+    PLAY = "play"
+    MOVE = "move"
+    DRAW = "draw"
+    PASS = "pass"
+
+
+class Act(NamedTuple):
+    """An action of a turn: its kind and its tokens."""
+
+    kind: ActKind
     toks: tuple[Tok, ...]
 
 
-def _act(kind: str, expr: pp.ParserElement) -> pp.ParserElement:
+def _act(kind: ActKind, expr: pp.ParserElement) -> pp.ParserElement:
     # One value per action rather than a Group with a results name: pyparsing copies the list of
     # every results name on each repeat, so named actions made a long turn line quadratic to
     # parse. The Group stays: it makes a failure inside the action say the action's name.
@@ -93,10 +103,10 @@ HAND, DEALER, DEAL, LAYOUT = _kw("hand"), _kw("dealer"), _kw("deal"), _kw("layou
 DRAW, PASS, BLOCKED, REVEAL = _kw("draw"), _kw("pass"), _kw("blocked"), _kw("reveal")
 
 # --- actions --------------------------------------------------------------------------------
-PLAY_CARD = _act("play", CARD + ARROW - PILE).set_name("CARD->PILE")
-MOVE_PILE = _act("move", PILE + ARROW - PILE).set_name("PILE->PILE")
-DRAW_ACTION = _act("draw", _tok("draw", DRAW) + pp.Opt(CARD)).set_name("draw")
-PASS_ACTION = _act("pass", _tok("pass", PASS)).set_name("pass")
+PLAY_CARD = _act(ActKind.PLAY, CARD + ARROW - PILE).set_name("CARD->PILE")
+MOVE_PILE = _act(ActKind.MOVE, PILE + ARROW - PILE).set_name("PILE->PILE")
+DRAW_ACTION = _act(ActKind.DRAW, _tok("draw", DRAW) + pp.Opt(CARD)).set_name("draw")
+PASS_ACTION = _act(ActKind.PASS, _tok("pass", PASS)).set_name("pass")
 ACTION = (PLAY_CARD | MOVE_PILE | DRAW_ACTION | PASS_ACTION).set_name(
     "an action (CARD->PILE, PILE->PILE, draw, draw CARD or pass)"
 )

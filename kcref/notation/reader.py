@@ -1,18 +1,20 @@
 """Read a log: text in, a stream of typed events (and syntax diagnostics) out.
 
-Lines are read one at a time (bytes are cut into lines by :mod:`kcref.textlines`, syntax errors
-are put in words by :mod:`kcref.syntax`), so a log of any size streams through in constant memory. Each
-line is parsed by the normative pyparsing grammar (``kcref.grammar``), except that turn lines,
-the bulk of any log, first go through a fast path built from the same token definitions: it
-either produces exactly the events the grammar would, or declines and leaves the line to the
-grammar (a property test holds the two to that).
+Lines are read one at a time (bytes are cut into lines by :mod:`kcref.notation.textlines`,
+syntax errors are put in words by :mod:`kcref.notation.syntax_errors`), so a log of any size
+streams through in constant memory. Each line is parsed by the normative pyparsing grammar
+(:mod:`kcref.notation.grammar`), except that turn lines, the bulk of any log, first go through a
+fast path built from the same token definitions: it either produces exactly the events the
+grammar would, or declines and leaves the line to the grammar (a property test holds the two
+to that).
 """
 
 from __future__ import annotations
 
+import functools
 import re
 import sys
-from typing import BinaryIO, Iterable, Iterator, NamedTuple, Union
+from typing import Any, BinaryIO, Callable, Iterable, Iterator, NamedTuple, Union
 
 import pyparsing as pp
 
@@ -221,15 +223,17 @@ def _pile(tok: grammar.Tok) -> Pile:
     return parse_pile(tok.text)
 
 
+_ACTIONS: dict[grammar.ActKind, Callable[[tuple[grammar.Tok, ...]], Action]] = {
+    grammar.ActKind.PLAY: lambda toks: PlayCard(_card(toks[0]), _pile(toks[1])),
+    grammar.ActKind.MOVE: lambda toks: MovePile(_pile(toks[0]), _pile(toks[1])),
+    grammar.ActKind.DRAW: lambda toks: Draw(_card(toks[1]) if len(toks) > 1 else None),
+    grammar.ActKind.PASS: lambda toks: PASS,
+}
+
+
 def _action(act: grammar.Act) -> tuple[Action, int]:
-    kind, toks = act
-    if kind == "play":
-        return PlayCard(_card(toks[0]), _pile(toks[1])), toks[0].loc
-    if kind == "move":
-        return MovePile(_pile(toks[0]), _pile(toks[1])), toks[0].loc
-    if kind == "draw":
-        return Draw(_card(toks[1]) if len(toks) > 1 else None), toks[0].loc
-    return PASS, toks[0].loc
+    """An action and its 0-based offset in the line."""
+    return _ACTIONS[act.kind](act.toks), act.toks[0].loc
 
 
 def _event(result: pp.ParseResults, path: str, lineno: int, comment: str) -> Event | None:
@@ -237,34 +241,57 @@ def _event(result: pp.ParseResults, path: str, lineno: int, comment: str) -> Eve
     if not result or isinstance(result[0], grammar.Tok):
         return None
     stmt = result[0]
-    kind = stmt.get_name()
     toks = list(stmt)
     span = Span(path, lineno, toks[0].loc + 1 if isinstance(toks[0], grammar.Tok) else 1)
-    if kind == "tag":
-        return Tag(toks[1].text, toks[2].text, span, comment)
-    if kind == "hand":
-        number = next((int(t.text) for t in toks[1:] if isinstance(t, grammar.Tok)), None)
-        dealer_group = stmt.get("dealer")
-        dealer_tok = dealer_group[1] if dealer_group is not None else None
-        return HandStart(number, dealer_tok.text if dealer_tok else None, span, comment,
-                         dealer_tok.loc + 1 if dealer_tok else 0)
-    if kind in ("deal", "reveal"):
-        cards = toks[2:]
-        cls = Deal if kind == "deal" else Reveal
-        return cls(toks[1].text, tuple(_card(t) for t in cards), span, comment,
-                   tuple(t.loc + 1 for t in cards), toks[1].loc + 1)
-    if kind == "layout":
-        entries = [list(g) for g in toks[1:]]
-        return Layout(tuple((_pile(p), _card(c)) for p, c in entries), span, comment,
-                      tuple(p.loc + 1 for p, _ in entries))
-    if kind == "blocked":
-        return Blocked(span, comment)
-    if kind == "assertion":
-        return _assertion(toks[0], list(toks[1]), span, comment)
-    # a turn
-    name, actions = toks[0], stmt["actions"]
-    pairs = [_action(g) for g in actions]
-    return Turn(name.text, tuple(a for a, _ in pairs), span, comment, tuple(loc + 1 for _, loc in pairs))
+    return _STATEMENTS[stmt.get_name()](stmt, toks, span, comment)
+
+
+# --- one reader per kind of statement, by the grammar's name for it ----------------------------
+
+
+def _tag(stmt: pp.ParseResults, toks: list[Any], span: Span, comment: str) -> Event:
+    return Tag(toks[1].text, toks[2].text, span, comment)
+
+
+def _hand(stmt: Any, toks: list[Any], span: Span, comment: str) -> Event:
+    number = next((int(t.text) for t in toks[1:] if isinstance(t, grammar.Tok)), None)
+    dealer_group = stmt.get("dealer")
+    dealer_tok = dealer_group[1] if dealer_group is not None else None
+    return HandStart(number, dealer_tok.text if dealer_tok else None, span, comment,
+                     dealer_tok.loc + 1 if dealer_tok else 0)
+
+
+def _cards_line(cls: type[Deal] | type[Reveal], stmt: pp.ParseResults, toks: list[Any], span: Span,
+                comment: str) -> Event:
+    cards = toks[2:]
+    return cls(toks[1].text, tuple(_card(t) for t in cards), span, comment,
+               tuple(t.loc + 1 for t in cards), toks[1].loc + 1)
+
+
+def _layout(stmt: pp.ParseResults, toks: list[Any], span: Span, comment: str) -> Event:
+    entries = [list(g) for g in toks[1:]]
+    return Layout(tuple((_pile(p), _card(c)) for p, c in entries), span, comment,
+                  tuple(p.loc + 1 for p, _ in entries))
+
+
+def _blocked(stmt: pp.ParseResults, toks: list[Any], span: Span, comment: str) -> Event:
+    return Blocked(span, comment)
+
+
+def _assertion_line(stmt: pp.ParseResults, toks: list[Any], span: Span, comment: str) -> Event:
+    return _assertion(toks[0], list(toks[1]), span, comment)
+
+
+def _turn(stmt: pp.ParseResults, toks: list[Any], span: Span, comment: str) -> Event:
+    pairs = [_action(g) for g in stmt["actions"]]
+    return Turn(toks[0].text, tuple(a for a, _ in pairs), span, comment, tuple(loc + 1 for _, loc in pairs))
+
+
+_STATEMENTS: dict[str, Callable[[pp.ParseResults, list[Any], Span, str], Event]] = {
+    "tag": _tag, "hand": _hand, "deal": functools.partial(_cards_line, Deal),
+    "reveal": functools.partial(_cards_line, Reveal), "layout": _layout, "blocked": _blocked,
+    "assertion": _assertion_line, "turn": _turn,
+}
 
 
 def _assertion(word: grammar.Tok, parts: list[grammar.Tok], span: Span, comment: str) -> Assertion:
@@ -450,7 +477,7 @@ def read_text(text: str, path: str = "<string>", trivia: bool = False,
 
 def read_stream(stream: BinaryIO, path: str, trivia: bool = False,
                 keep: SourceLines | None = None) -> Iterator[Item]:
-    """Read a log from a binary stream, once, in bounded memory (see :mod:`kcref.textlines`).
+    """Read a log from a binary stream, once, in bounded memory (see :mod:`kcref.notation.textlines`).
 
     A line that is not UTF-8 (KC002) or holds a NUL byte (KC003), a read error or a file that
     shrinks while it is read (KC006) ends the reading with a diagnostic: what follows cannot be

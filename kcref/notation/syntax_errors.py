@@ -1,27 +1,26 @@
 """Syntax errors in words: a pyparsing failure on one line becomes a diagnostic a card player
 understands, pointing at the real fault.
 
-Every word a message quotes is clipped (:func:`kcref.clip.clip`), and "did you mean" looks only
-at short words, so a junk line of any length costs time and memory in proportion to its length.
+Every word a message quotes is clipped (:func:`kcref.model.clip.clip`), and "did you mean"
+(:func:`kcref.model.words.did_you_mean`) rules out a word far longer than every choice by its
+length alone, so a junk line of any length costs time and memory in proportion to its length.
 """
 
 from __future__ import annotations
 
-import difflib
 import re
 import unicodedata
-from typing import Iterable
+from typing import Callable, NamedTuple
 
 import pyparsing as pp
 
 from ..model.cards import Pile
 from ..model.clip import clip
 from ..model.diagnostics import Diagnostic, diagnostic
+from ..model.words import did_you_mean
 from . import grammar
 
 STARTERS = ("hand", "deal", "layout", "blocked", "reveal")
-SUGGEST_UP_TO = 32
-"""A word longer than this gets no "did you mean": nobody mistypes 'draw' as 33 letters."""
 _RANKS_HELP = "ranks are A, 2-10 (or T), J, Q, K"
 _SUITS_HELP = "suits are S, H, D, C or ♠ ♥ ♦ ♣"
 _ENDS_WITH_AMOUNT = re.compile(r"\d[ \t]*(?:#.*)?$")  # 'scores Ann 1' reads like a misspelt assertion
@@ -85,18 +84,6 @@ def _card_problem(word: str) -> str | None:
             hint = f"; did you mean 10{suit}?"
         return f"{_quote(word)} is not a card: {_quote(rank)} is not a rank ({_RANKS_HELP}){hint}"
     return None
-
-
-def _did_you_mean(word: str, choices: Iterable[str]) -> str:
-    """"; did you mean 'x'?" for a short word close to one of ``choices`` (but not one of them)."""
-    if not word or len(word) > SUGGEST_UP_TO:
-        return ""
-    folded = word.lower()
-    choices = list(choices)
-    if folded in choices:
-        return ""
-    close = difflib.get_close_matches(folded, choices, n=1, cutoff=0.6)
-    return f"; did you mean '{close[0]}'?" if close else ""
 
 
 def _code_part(line: str) -> str:
@@ -164,88 +151,169 @@ def _as_assertion(line: str) -> str | None:
     return None
 
 
-def syntax_diagnostic(line: str, exc: pp.ParseBaseException, path: str, lineno: int) -> Diagnostic:
-    """Turn a pyparsing failure into a diagnostic that says what was expected, in words."""
+class _Failure(NamedTuple):
+    """Where and how the grammar gave up on a line, with the words the messages quote."""
+
+    line: str
+    loc: int
+    """0-based offset where the parse stopped."""
+    word: str
+    """The word at ``loc``."""
+    expected: str
+    """What the grammar expected there, without pyparsing's "Expected "."""
+    found: str
+    """``, found 'word'`` (or the end of the line), for a message to end with."""
+    indent: int
+    first_word: str
+    first: str
+    """The line's first word, lower-cased."""
+    code_part: str
+    """The line without its comment."""
+
+
+class _Finding(NamedTuple):
+    at: int
+    """0-based column of the fault."""
+    code: str
+    message: str
+
+
+def _failure(line: str, exc: pp.ParseBaseException) -> _Failure:
     loc = min(exc.loc, len(line))
     word = _word_at(line, loc)
     expected = str(exc.msg)
     if expected.startswith("Expected "):
         expected = expected[len("Expected "):]
     found = f", found {_quote(word)}" if word else ", found the end of the line" if loc >= len(line.rstrip()) else ""
-    code, message = "KC100", f"expected {expected}{found}"
     indent = len(line) - len(line.lstrip())
-
-    odd = _odd_blank(line, loc)
-    if odd is not None:
-        at, message = odd
-        return diagnostic(path, lineno, at + 1, "KC106", message, line)
-
     first_word = _word_at(line, indent)
-    first = first_word.lower()
-    misspelt = _did_you_mean(first_word, STARTERS)
-    if misspelt and line[indent + len(first_word):][:1] in (" ", "\t"):
-        # 'layuot N:5D ...' holds a ':' and so reads as a turn; the first word is the real slip.
-        return diagnostic(path, lineno, indent + 1, "KC101",
-                          f"{_quote(first_word)} does not start a log line{misspelt}", line)
-    code_part = _code_part(line)
-    if first in grammar.ASSERTION_WORDS and ":" in code_part and loc > indent:
-        fixed = _as_assertion(line)
-        if fixed is not None:
-            return diagnostic(path, lineno, code_part.index(":") + 1, "KC100",
-                              f"this looks like an assertion line, but an assertion has no ':' "
-                              f"('{clip(fixed)}'); assertion lines stand after the hand's play", line)
-    if loc == 0 or not line[:loc].strip():
-        lowered = word.lower()
-        if lowered in ("draw", "pass") or _ACTION_START.match(line, loc):
-            action = code_part[loc:].partition(";")[0].strip(" \t")
-            hint = f": an action is written after its player ('PLAYER: {clip(action)}')"
-        elif "->" in line or ";" in line or ":" not in code_part:
-            hint = _did_you_mean(lowered, STARTERS + ("draw", "pass"))
-            if not hint and "->" not in line and _ENDS_WITH_AMOUNT.search(line):
-                hint = _did_you_mean(lowered, grammar.ASSERTION_WORDS)
-            if not hint and ":" not in line and word:
-                hint = f"; a turn needs ':' after the player ('{clip(word)}: ACTION; ACTION; ...')"
-        else:
-            hint = _did_you_mean(lowered, STARTERS)
-        code = "KC101"
-        if hint:
-            message = f"{_quote(word)} does not start a log line{hint}"
-        else:
-            message = (f"{_quote(word)} does not start a log line: expected a tag [Name \"value\"], hand, deal, "
-                       f"layout, blocked, reveal, score, chips, paid, pot, or a turn 'PLAYER: ACTION; ...'")
-    elif expected == "':'" and first in ("deal", "reveal"):
-        at, message = _missing_colon(line, first_word, loc)
-        return diagnostic(path, lineno, at + 1, "KC100", message, line)
-    elif expected.startswith("a hand number, 'dealer PLAYER'"):
-        message += _did_you_mean(word, ("dealer",))
-    elif expected.startswith("';' between actions") and _card_problem(word):
-        code, message = "KC102", str(_card_problem(word))
-    elif expected.startswith("a card"):
-        code = "KC102"
-        message = _card_problem(word) or f"expected a card{found} ({_RANKS_HELP}; {_SUITS_HELP})"
-    elif expected.startswith("a pile"):
-        code = "KC103"
-        message = f"expected a pile (N, E, S, W, NE, NW, SE, SW) after '->'{found}"
-        message += _did_you_mean(word, [p.value.lower() for p in Pile]).upper().replace("DID YOU MEAN", "did you mean")
-    elif expected.startswith("an action"):
-        left = re.split(grammar.ARROW_RE, line[loc:], maxsplit=1)[0].strip()
-        left_word = _word_at(left, 0) if left else ""
-        problem = _card_problem(left_word) if left_word else None
-        if problem:
-            code, message = "KC102", problem
-        elif line[loc:].lstrip().startswith(";"):
-            code, message = "KC104", "expected an action between ';' and ';' (write 'pass' for a turn with no action)"
-        else:
-            code = "KC104"
-            message = (f"expected an action (CARD->PILE, PILE->PILE, draw, draw CARD or pass){found}"
-                       f"{_did_you_mean(word, ('draw', 'pass'))}")
-            if word.lower() in grammar.ASSERTION_WORDS:
-                message += "; an assertion goes on a line of its own, after the hand's play"
-            elif first in grammar.ASSERTION_WORDS:
-                message += f"; {_ASSERTION_HELP}"
-    elif line.lstrip().startswith("["):
-        code = "KC105"
-        message = f"malformed tag: expected {expected}{found}; a tag is written [Name \"value\"]"
-    if first in grammar.ASSERTION_WORDS and ":" in code_part and code in ("KC102", "KC103") and loc > indent:
+    return _Failure(line, loc, word, expected, found, indent, first_word, first_word.lower(), _code_part(line))
+
+
+def syntax_diagnostic(line: str, exc: pp.ParseBaseException, path: str, lineno: int) -> Diagnostic:
+    """Turn a pyparsing failure into a diagnostic that says what was expected, in words."""
+    f = _failure(line, exc)
+    finding = next((found for rule in _RULES if (found := rule(f)) is not None), None)
+    if finding is None:
+        finding = _Finding(f.loc, "KC100", f"expected {f.expected}{f.found}")
+    at, code, message = finding
+    if (f.first in grammar.ASSERTION_WORDS and ":" in f.code_part and code in ("KC102", "KC103")
+            and f.loc > f.indent):
         message += f"; {_ASSERTION_HELP}"
-    return diagnostic(path, lineno, loc + 1, code, message, line)
+    return diagnostic(path, lineno, at + 1, code, message, line)
+
+
+# --- one rule per kind of failure, tried in order: the first that applies says what is wrong ---
+
+
+def _odd_blank_rule(f: _Failure) -> _Finding | None:
+    odd = _odd_blank(f.line, f.loc)
+    return None if odd is None else _Finding(odd[0], "KC106", odd[1])
+
+
+def _misspelt_start(f: _Failure) -> _Finding | None:
+    """'layuot N:5D ...' holds a ':' and so reads as a turn; the first word is the real slip."""
+    misspelt = did_you_mean(f.first, STARTERS)
+    if not misspelt or f.line[f.indent + len(f.first_word):][:1] not in (" ", "\t"):
+        return None
+    return _Finding(f.indent, "KC101", f"{_quote(f.first_word)} does not start a log line{misspelt}")
+
+
+def _assertion_with_colon(f: _Failure) -> _Finding | None:
+    if not (f.first in grammar.ASSERTION_WORDS and ":" in f.code_part and f.loc > f.indent):
+        return None
+    fixed = _as_assertion(f.line)
+    if fixed is None:
+        return None
+    return _Finding(f.code_part.index(":"), "KC100",
+                    f"this looks like an assertion line, but an assertion has no ':' "
+                    f"('{clip(fixed)}'); assertion lines stand after the hand's play")
+
+
+def _unknown_start(f: _Failure) -> _Finding | None:
+    """The line's first word starts no kind of line."""
+    line, loc, code_part = f.line, f.loc, f.code_part
+    if loc != 0 and line[:loc].strip():
+        return None
+    lowered = f.word.lower()
+    if lowered in ("draw", "pass") or _ACTION_START.match(line, loc):
+        action = code_part[loc:].partition(";")[0].strip(" \t")
+        hint = f": an action is written after its player ('PLAYER: {clip(action)}')"
+    elif "->" in line or ";" in line or ":" not in code_part:
+        hint = did_you_mean(lowered, STARTERS + ("draw", "pass"))
+        if not hint and "->" not in line and _ENDS_WITH_AMOUNT.search(line):
+            hint = did_you_mean(lowered, grammar.ASSERTION_WORDS)
+        if not hint and ":" not in line and f.word:
+            hint = f"; a turn needs ':' after the player ('{clip(f.word)}: ACTION; ACTION; ...')"
+    else:
+        hint = did_you_mean(lowered, STARTERS)
+    if hint:
+        return _Finding(loc, "KC101", f"{_quote(f.word)} does not start a log line{hint}")
+    return _Finding(loc, "KC101", f"{_quote(f.word)} does not start a log line: expected a tag [Name \"value\"], "
+                                  f"hand, deal, layout, blocked, reveal, score, chips, paid, pot, or a turn "
+                                  f"'PLAYER: ACTION; ...'")
+
+
+def _missing_colon_rule(f: _Failure) -> _Finding | None:
+    if f.expected != "':'" or f.first not in ("deal", "reveal"):
+        return None
+    at, message = _missing_colon(f.line, f.first_word, f.loc)
+    return _Finding(at, "KC100", message)
+
+
+def _hand_line(f: _Failure) -> _Finding | None:
+    if not f.expected.startswith("a hand number, 'dealer PLAYER'"):
+        return None
+    return _Finding(f.loc, "KC100", f"expected {f.expected}{f.found}{did_you_mean(f.word.lower(), ('dealer',))}")
+
+
+def _card_after_action(f: _Failure) -> _Finding | None:
+    """'Ann: 4S->N; 1H->E' stops before '1H', expecting ';': the word is a card gone wrong."""
+    problem = _card_problem(f.word) if f.expected.startswith("';' between actions") else None
+    return None if problem is None else _Finding(f.loc, "KC102", problem)
+
+
+def _card(f: _Failure) -> _Finding | None:
+    if not f.expected.startswith("a card"):
+        return None
+    message = _card_problem(f.word) or f"expected a card{f.found} ({_RANKS_HELP}; {_SUITS_HELP})"
+    return _Finding(f.loc, "KC102", message)
+
+
+def _pile(f: _Failure) -> _Finding | None:
+    if not f.expected.startswith("a pile"):
+        return None
+    hint = did_you_mean(f.word.lower(), [p.value.lower() for p in Pile]).upper().replace("DID YOU MEAN", "did you mean")
+    return _Finding(f.loc, "KC103", f"expected a pile (N, E, S, W, NE, NW, SE, SW) after '->'{f.found}{hint}")
+
+
+def _action(f: _Failure) -> _Finding | None:
+    if not f.expected.startswith("an action"):
+        return None
+    line, loc, word = f.line, f.loc, f.word
+    left = re.split(grammar.ARROW_RE, line[loc:], maxsplit=1)[0].strip()
+    left_word = _word_at(left, 0) if left else ""
+    problem = _card_problem(left_word) if left_word else None
+    if problem:
+        return _Finding(loc, "KC102", problem)
+    if line[loc:].lstrip().startswith(";"):
+        return _Finding(loc, "KC104", "expected an action between ';' and ';' (write 'pass' for a turn with no action)")
+    message = (f"expected an action (CARD->PILE, PILE->PILE, draw, draw CARD or pass){f.found}"
+               f"{did_you_mean(word.lower(), ('draw', 'pass'))}")
+    if word.lower() in grammar.ASSERTION_WORDS:
+        message += "; an assertion goes on a line of its own, after the hand's play"
+    elif f.first in grammar.ASSERTION_WORDS:
+        message += f"; {_ASSERTION_HELP}"
+    return _Finding(loc, "KC104", message)
+
+
+def _tag(f: _Failure) -> _Finding | None:
+    if not f.line.lstrip().startswith("["):
+        return None
+    return _Finding(f.loc, "KC105", f"malformed tag: expected {f.expected}{f.found}; a tag is written [Name \"value\"]")
+
+
+_RULES: tuple[Callable[[_Failure], _Finding | None], ...] = (
+    _odd_blank_rule, _misspelt_start, _assertion_with_colon, _unknown_start, _missing_colon_rule, _hand_line,
+    _card_after_action, _card, _pile, _action, _tag,
+)

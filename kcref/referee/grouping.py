@@ -7,10 +7,9 @@ option tags) and reports the problems that need only the tags: KC201-KC207.
 from __future__ import annotations
 
 import datetime
-import difflib
 import re
-from dataclasses import dataclass, field, replace
-from typing import Iterable, Iterator, NamedTuple
+from dataclasses import dataclass, replace
+from typing import Any, Callable, Iterable, Iterator, NamedTuple
 
 from ..model.clip import clip
 from ..model.codes import UNREADABLE
@@ -21,13 +20,14 @@ from ..model.options import (
     OPTION_TAGS_BY_NAME,
     PRESETS_BY_NAME,
     Options,
+    OptionTag,
     resolve,
 )
+from ..model.words import did_you_mean, plural
 from ..notation.grammar import KEYWORDS, NAME_RE
 from ..notation.reader import Item
 
 NAME = re.compile(NAME_RE)
-"""Codes that mean a file could not be read as text at all."""
 MAX_HAND_ITEMS = 20_000
 """A hand holding more lines and actions than this is not refereed past that point (KC505): no
 real hand comes near it, and it bounds the memory one hand can take."""
@@ -69,7 +69,6 @@ class HandRecord:
     """The hand's events after its ``hand`` line, without comments and blank lines."""
     cut: Cut | None = None
     """The first line that cannot be judged, if any: the hand is replayed up to it only."""
-    unresolved: frozenset[str] = field(default_factory=frozenset)
 
     @property
     def number(self) -> int | None:
@@ -157,7 +156,7 @@ def _check_players(tag: Tag) -> list[Diagnostic]:
     where = (tag.span.path, tag.span.line, tag.span.col)
     out: list[Diagnostic] = []
     if not 2 <= len(names) <= 6:
-        out.append(diagnostic(*where, "KC202", f"Players lists {len(names)} player{'s' * (len(names) != 1)};"
+        out.append(diagnostic(*where, "KC202", f"Players lists {plural(len(names), 'player')};"
                                                " Kings in the Corner takes 2 to 6"))
     seen: set[str] = set()
     for name in names:
@@ -175,42 +174,60 @@ def _check_players(tag: Tag) -> list[Diagnostic]:
 
 def _check_tag(tag: Tag, ctx: _Context) -> list[Diagnostic]:
     """Validate a known tag and fold it into the context; unknown tags are kept as they are."""
-    where = (tag.span.path, tag.span.line, tag.span.col)
+    check = _TAG_CHECKS.get(tag.name)
+    if check is not None:
+        return check(tag, ctx)
     key = tag.name.lower()
-    if tag.name == "Players":
-        problems = _check_players(tag)
-        ctx.players_seen = True
-        ctx.players = None if problems else tuple(split_players(tag.value))
-        return problems
-    if tag.name == "Rules":
-        if tag.value.strip().lower() not in PRESETS_BY_NAME:
-            names = ", ".join(PRESETS_BY_NAME)
-            return [diagnostic(*where, "KC206", f"unknown rules preset '{clip(tag.value)}': expected one of {names}"
-                                                f"{_suggest(tag.value.lower(), PRESETS_BY_NAME)}")]
-        ctx.rules = tag.value.strip().lower()
-        return []
-    if tag.name == "Date" and not _is_date(tag.value.strip()):
-        return [diagnostic(*where, "KC206", f"Date '{clip(tag.value)}' is not a date written YYYY-MM-DD")]
     spec = OPTION_TAGS_BY_NAME.get(key)
     if spec is not None:
-        if tag.name != spec.tag:
-            return [diagnostic(*where, "KC206", f"tag names are case-sensitive: write [{spec.tag} ...], "
-                                                f"not [{tag.name} ...]")]
-        try:
-            spec.parse(tag.value)
-        except ValueError as exc:
-            return [diagnostic(*where, "KC206", f"{spec.tag} '{clip(tag.value)}': {exc}")]
-        ctx.overrides[key] = tag
-        return []
-    if key in ("players", "rules", "date") and tag.name != key.capitalize():
-        return [diagnostic(*where, "KC206", f"tag names are case-sensitive: write [{key.capitalize()} ...], "
-                                            f"not [{tag.name} ...]")]
+        return _option_tag(tag, spec, ctx)
+    if key in _TAG_SPELLING:
+        return [_wrong_case(tag, _TAG_SPELLING[key])]
     return []
 
 
-def _suggest(word: str, choices: Iterable[str]) -> str:
-    close = difflib.get_close_matches(word, list(choices), n=1)
-    return f"; did you mean '{close[0]}'?" if close else ""
+def _players_tag(tag: Tag, ctx: _Context) -> list[Diagnostic]:
+    problems = _check_players(tag)
+    ctx.players_seen = True
+    ctx.players = None if problems else tuple(split_players(tag.value))
+    return problems
+
+
+def _rules_tag(tag: Tag, ctx: _Context) -> list[Diagnostic]:
+    if tag.value.strip().lower() not in PRESETS_BY_NAME:
+        names = ", ".join(PRESETS_BY_NAME)
+        return [diagnostic(*tag.span, "KC206", f"unknown rules preset '{clip(tag.value)}': expected one of {names}"
+                                               f"{did_you_mean(tag.value.lower(), PRESETS_BY_NAME)}")]
+    ctx.rules = tag.value.strip().lower()
+    return []
+
+
+def _date_tag(tag: Tag, ctx: _Context) -> list[Diagnostic]:
+    if _is_date(tag.value.strip()):
+        return []
+    return [diagnostic(*tag.span, "KC206", f"Date '{clip(tag.value)}' is not a date written YYYY-MM-DD")]
+
+
+def _option_tag(tag: Tag, spec: OptionTag, ctx: _Context) -> list[Diagnostic]:
+    if tag.name != spec.tag:
+        return [_wrong_case(tag, spec.tag)]
+    try:
+        spec.parse(tag.value)
+    except ValueError as exc:
+        return [diagnostic(*tag.span, "KC206", f"{spec.tag} '{clip(tag.value)}': {exc}")]
+    ctx.overrides[tag.name.lower()] = tag
+    return []
+
+
+def _wrong_case(tag: Tag, name: str) -> Diagnostic:
+    return diagnostic(*tag.span, "KC206", f"tag names are case-sensitive: write [{name} ...], not [{tag.name} ...]")
+
+
+_TAG_CHECKS: dict[str, Callable[[Tag, _Context], list[Diagnostic]]] = {
+    "Players": _players_tag, "Rules": _rules_tag, "Date": _date_tag,
+}
+"""The tags that are not rule options, by their exact name."""
+_TAG_SPELLING = {name.lower(): name for name in _TAG_CHECKS}
 
 
 # --- grouping -------------------------------------------------------------------------------------
@@ -223,83 +240,121 @@ def iter_hands(items: Iterable[Item], path: str) -> Iterator[HandRecord | Diagno
     (so that reports can show Event, Date, Site...), and one HandRecord per hand. Comments and
     blank lines are dropped. A hand is cut at its first syntax error (``HandRecord.cut``).
     """
-    ctx = _Context()
-    current: HandStart | None = None
-    events: list[Event] = []
-    cut: Cut | None = None
-    size = 0
-    index = 0
-    dealer: int | None = None
-    record_ctx: tuple[tuple[str, ...], Options, str, tuple[Tag, ...]] | None = None
-    reported_no_players = False
+    return _Grouping(path).run(items)
 
-    def flush() -> HandRecord | None:
+
+_Found = Iterator[HandRecord | Diagnostic | Tag]
+
+
+class _Grouping:
+    """The hand being gathered and what the file has said so far: one handler per kind of item."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.ctx = _Context()
+        self.current: HandStart | None = None
+        self.events: list[Event] = []
+        self.cut: Cut | None = None
+        self.size = 0
+        """Lines and actions of the current hand so far (KC505 past MAX_HAND_ITEMS)."""
+        self.index = 0
+        self.dealer: int | None = None
+        self.record_ctx: tuple[tuple[str, ...], Options, str, tuple[Tag, ...]] | None = None
+        """The players, options, rules and tags in force when the current hand started."""
+        self.reported_no_players = False
+        self.unreadable = False
+        self.previous_players: tuple[str, ...] | None = None
+        self.handlers: dict[type, Callable[[Any], _Found]] = {
+            Diagnostic: self.diagnostic, Tag: self.tag, HandStart: self.hand_start,
+            **dict.fromkeys(TRIVIA, self.trivia),
+        }
+
+    def run(self, items: Iterable[Item]) -> _Found:
+        handlers, hand_line = self.handlers, self.hand_line
+        for item in items:
+            yield from handlers.get(type(item), hand_line)(item)
+        done = self.flush()
+        if done is not None:
+            yield done
+        elif self.index == 0 and not self.unreadable:
+            yield diagnostic(self.path, 1, 1, "KC004", "the file holds no hand (a hand starts with a 'hand' line)")
+
+    def flush(self) -> HandRecord | None:
+        """The record of the hand gathered so far, if any."""
+        current = self.current
         if current is None:
             return None
-        players, options, rules, tags = record_ctx  # type: ignore[misc]
-        at = cut
+        players, options, rules, tags = self.record_ctx  # type: ignore[misc]
+        at = self.cut
         if not players and at is None:
             at = Cut(current.span.line, current.span.col, "KC201")
-        return HandRecord(path, index, current, players, dealer or 0, options, rules, tags,
-                          tuple(events), cut=at)
+        return HandRecord(self.path, self.index, current, players, self.dealer or 0, options, rules, tags,
+                          tuple(self.events), cut=at)
 
-    unreadable = False
-    previous_players: tuple[str, ...] | None = None
-    for item in items:
-        if isinstance(item, Diagnostic):
-            unreadable = unreadable or item.code in UNREADABLE
-            if current is not None and item.is_error and cut is None:
-                cut = Cut(item.line, item.column, item.code)
-            yield item
-        elif isinstance(item, Tag):
-            yield from _check_tag(item, ctx)
-            if item.name in ctx.tags or len(ctx.tags) < MAX_TAG_NAMES:
-                ctx.tags[item.name] = item
-            yield item
-        elif isinstance(item, HandStart):
-            done = flush()
-            if done is not None:
-                yield done
-            index += 1
-            current, events, cut, size = item, [], None, 0
-            players = ctx.players or ()
-            if not ctx.players_seen and not reported_no_players:
-                reported_no_players = True
-                yield diagnostic(path, item.span.line, item.span.col, "KC201",
-                                 "no Players tag before the first hand: write [Players \"Ann, Bob, ...\"] "
-                                 "at the top of the log")
-            found = _dealer(item, players, dealer, path)
-            if isinstance(found, Diagnostic):
-                yield found
-                dealer, cut = None, Cut(found.line, found.column, found.code)
-            else:
-                passed_to = None if dealer is None or previous_players != players else (dealer + 1) % len(players)
-                if item.dealer is not None and passed_to is not None and found is not None and found != passed_to:
-                    yield diagnostic(path, item.span.line, item.dealer_col, "KC216",
-                                     f"the deal passes left, to {players[passed_to]}, not to "
-                                     f"{players[found]}: the turns are judged from {players[found]}'s left "
-                                     f"as written")
-                dealer = found
-            previous_players = players
-            record_ctx = (players, ctx.options(), ctx.rules, tuple(ctx.tags.values()))
-        elif isinstance(item, TRIVIA):
-            continue
-        elif current is None:
-            yield diagnostic(path, item.span.line, item.span.col, "KC207",
+    def diagnostic(self, item: Diagnostic) -> _Found:
+        self.unreadable = self.unreadable or item.code in UNREADABLE
+        if self.current is not None and item.is_error and self.cut is None:
+            self.cut = Cut(item.line, item.column, item.code)
+        yield item
+
+    def tag(self, item: Tag) -> _Found:
+        ctx = self.ctx
+        yield from _check_tag(item, ctx)
+        if item.name in ctx.tags or len(ctx.tags) < MAX_TAG_NAMES:
+            ctx.tags[item.name] = item
+        yield item
+
+    def trivia(self, item: Event) -> _Found:
+        yield from ()
+
+    def hand_start(self, item: HandStart) -> _Found:
+        done = self.flush()
+        if done is not None:
+            yield done
+        self.index += 1
+        self.current, self.events, self.cut, self.size = item, [], None, 0
+        ctx = self.ctx
+        players = ctx.players or ()
+        if not ctx.players_seen and not self.reported_no_players:
+            self.reported_no_players = True
+            yield diagnostic(self.path, item.span.line, item.span.col, "KC201",
+                             "no Players tag before the first hand: write [Players \"Ann, Bob, ...\"] "
+                             "at the top of the log")
+        yield from self.set_dealer(item, players)
+        self.previous_players = players
+        self.record_ctx = (players, ctx.options(), ctx.rules, tuple(ctx.tags.values()))
+
+    def set_dealer(self, item: HandStart, players: tuple[str, ...]) -> _Found:
+        """The hand's dealer; KC216 when one written is not the one the deal passed to."""
+        found = _dealer(item, players, self.dealer, self.path)
+        if isinstance(found, Diagnostic):
+            yield found
+            self.dealer, self.cut = None, Cut(found.line, found.column, found.code)
+            return
+        dealer = self.dealer
+        passed_to = None if dealer is None or self.previous_players != players else (dealer + 1) % len(players)
+        if item.dealer is not None and passed_to is not None and found is not None and found != passed_to:
+            yield diagnostic(self.path, item.span.line, item.dealer_col, "KC216",
+                             f"the deal passes left, to {players[passed_to]}, not to "
+                             f"{players[found]}: the turns are judged from {players[found]}'s left "
+                             f"as written")
+        self.dealer = found
+
+    def hand_line(self, item: Event) -> _Found:
+        """A line of a hand (deal, layout, turn...): kept, up to MAX_HAND_ITEMS."""
+        if self.current is None:
+            yield diagnostic(self.path, item.span.line, item.span.col, "KC207",
                              f"this {_kind(item)} line stands before the first 'hand' line")
-        elif size < MAX_HAND_ITEMS:
-            size += 1 + len(getattr(item, "actions", ()))
-            events.append(item)
-            if size >= MAX_HAND_ITEMS:
-                cut = cut or Cut(item.span.line, 1, "KC505")
-                yield diagnostic(path, item.span.line, 1, "KC505",
-                                 f"this hand is too long to referee: it is not refereed past line "
-                                 f"{item.span.line} (more than {MAX_HAND_ITEMS:,} lines and actions)")
-    done = flush()
-    if done is not None:
-        yield done
-    elif index == 0 and not unreadable:
-        yield diagnostic(path, 1, 1, "KC004", "the file holds no hand (a hand starts with a 'hand' line)")
+            return
+        if self.size >= MAX_HAND_ITEMS:
+            return
+        self.size += 1 + len(getattr(item, "actions", ()))
+        self.events.append(item)
+        if self.size >= MAX_HAND_ITEMS:
+            self.cut = self.cut or Cut(item.span.line, 1, "KC505")
+            yield diagnostic(self.path, item.span.line, 1, "KC505",
+                             f"this hand is too long to referee: it is not refereed past line "
+                             f"{item.span.line} (more than {MAX_HAND_ITEMS:,} lines and actions)")
 
 
 def _dealer(start: HandStart, players: tuple[str, ...], previous: int | None, path: str) -> int | Diagnostic | None:
@@ -325,7 +380,7 @@ def unknown_player(ref: str, players: tuple[str, ...], span: Span) -> Diagnostic
     elif SEAT_TAG.fullmatch(ref):
         hint = f"; there are only {len(players)} seats (P1..P{len(players)})"
     else:
-        hint = _suggest(ref, players)
+        hint = did_you_mean(ref, players)
     listed = ", ".join(players)
     return diagnostic(span.path, span.line, span.col, "KC205",
                       f"'{clip(ref)}' is not a player here (Players: {listed}){hint}")

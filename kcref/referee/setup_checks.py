@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Iterable, Iterator
+from typing import Any, Callable, Iterable, Iterator
 
-from ..model.cards import FOUNDATIONS, Card
+from ..model.cards import FOUNDATIONS, HAND_SIZE, Card
 from ..model.diagnostics import Diagnostic, diagnostic
 from ..model.events import Blocked, Deal, Draw, Layout, Reveal, Span, Tag, Turn
 from ..notation.reader import Item
 from .grouping import Cut, HandRecord, iter_hands, unknown_player
 
-DEAL_SIZE = 7
 PLAY_LINES: dict[type, str] = {Turn: "a turn", Reveal: "a reveal", Blocked: "a blocked line"}
 """The lines that need the layout on the table, as a message names them."""
 
@@ -26,7 +25,7 @@ def check_hand(record: HandRecord, previous_number: int | None = None) -> tuple[
 
 
 def checked_hands(items: Iterable[Item], path: str) -> Iterator[HandRecord | Diagnostic | Tag]:
-    """:func:`~kcref.hands.iter_hands` with each hand's set-up checked: a hand's set-up
+    """:func:`~kcref.referee.grouping.iter_hands` with each hand's set-up checked: a hand's set-up
     diagnostics come just before the hand, which is cut at the first of them that is an error."""
     previous_number: int | None = None
     for item in iter_hands(items, path):
@@ -40,89 +39,127 @@ def checked_hands(items: Iterable[Item], path: str) -> Iterator[HandRecord | Dia
 
 
 def _problems(record: HandRecord, previous_number: int | None) -> Iterator[Diagnostic]:
-    path = record.path
     start = record.start
     if start.number is not None and previous_number is not None and start.number != previous_number + 1:
-        yield diagnostic(path, start.span.line, start.span.col, "KC214",
+        yield diagnostic(record.path, start.span.line, start.span.col, "KC214",
                          f"hand {start.number} follows hand {previous_number}; expected hand {previous_number + 1}")
-    if not record.players:
-        return  # KC201/KC202.. already said why; nothing here can be resolved
-    # card -> (seat or None, how it was first seen, line); the words are built only for a message
-    seen: dict[Card, tuple[int | None, str, int]] = {}
-    dealt: dict[int, Span] = {}
-    layouts = 0
-    turned = False
-    early = False  # a play line came before the layout (KC212), so KC215 would repeat it
+    if record.players:  # else KC201/KC202.. already said why; nothing here can be resolved
+        yield from _SetUp(record).run()
 
-    def see(card: Card, seat: int | None, what: str, line: int, col: int, reveal: bool = False) -> Diagnostic | None:
-        first = seen.get(card)
+
+class _SetUp:
+    """What a hand's lines have shown of its set-up so far: one handler per kind of line."""
+
+    def __init__(self, record: HandRecord) -> None:
+        self.record = record
+        self.path = record.path
+        self.seen: dict[Card, tuple[int | None, str, int]] = {}
+        """card -> (seat or None, how it was first seen, line); the words are built only for a message."""
+        self.dealt: dict[int, Span] = {}
+        self.layouts = 0
+        self.turned = False
+        self.early = False
+        """A play line came before the layout (KC212), so KC215 would repeat it."""
+        self.seat = -1
+        """The seat of the player of the latest deal, turn or reveal line."""
+
+    @property
+    def who(self) -> str:
+        return self.record.players[self.seat]
+
+    def run(self) -> Iterator[Diagnostic]:
+        for event in self.record.events:
+            if isinstance(event, (Deal, Turn, Reveal)):
+                found = self.record.seat(event.player)
+                if found is None:
+                    yield self.unknown(event)
+                    continue
+                self.seat = found
+            if self.layouts == 0 and not self.turned and type(event) in PLAY_LINES:
+                self.early = True
+                at = event.span
+                yield diagnostic(self.path, at.line, at.col, "KC212", f"{PLAY_LINES[type(event)]} before the "
+                                 "hand's layout: write 'layout N:CARD E:CARD S:CARD W:CARD' first")
+            handler = _HANDLERS.get(type(event))
+            if handler is not None:
+                yield from handler(self, event)
+        if self.layouts == 0 and not self.early:
+            at = self.record.start.span
+            yield diagnostic(self.path, at.line, at.col, "KC215", "this hand has no layout")
+
+    def see(self, card: Card, what: str, line: int, col: int, seat: int | None,
+            reveal: bool = False) -> Iterator[Diagnostic]:
+        """KC210 when ``card`` was seen before in this hand (``what`` says how it is seen now)."""
+        first = self.seen.get(card)
         if first is None:
-            seen[card] = (seat, what, line)
-            return None
+            self.seen[card] = (seat, what, line)
         # A reveal shows cards its player still holds: some may be ones they were dealt or drew.
-        if reveal and first[0] == seat:
-            return None
-        return diagnostic(path, line, col, "KC210",
-                          f"{card} appears twice in this hand: it was already {first[1]} at line {first[2]}")
+        elif not (reveal and first[0] == seat):
+            yield diagnostic(self.path, line, col, "KC210",
+                             f"{card} appears twice in this hand: it was already {first[1]} at line {first[2]}")
 
-    seat = -1
-    for event in record.events:
+    def deal(self, event: Deal) -> Iterator[Diagnostic]:
         at = event.span
-        if isinstance(event, (Deal, Turn, Reveal)):
-            found = record.seat(event.player)
-            if found is None:
-                col = event.player_col or at.col if isinstance(event, (Deal, Reveal)) else at.col
-                yield unknown_player(event.player, record.players, Span(at.path, at.line, col))
-                continue
-            seat = found
-            who = record.players[seat]
-        if layouts == 0 and not turned and type(event) in PLAY_LINES:
-            early = True
-            yield diagnostic(path, at.line, at.col, "KC212", f"{PLAY_LINES[type(event)]} before the hand's layout: "
-                             "write 'layout N:CARD E:CARD S:CARD W:CARD' first")
-        if isinstance(event, Deal):
-            if turned:
-                yield diagnostic(path, at.line, at.col, "KC213", "a deal line cannot follow the hand's first turn")
-            if seat in dealt:
-                yield diagnostic(path, at.line, at.col, "KC209",
-                                 f"{who}'s deal is already recorded at line {dealt[seat].line}")
-            dealt[seat] = at
-            if len(event.cards) != DEAL_SIZE:
-                col = event.cols[DEAL_SIZE] if len(event.cards) > DEAL_SIZE else at.col
-                yield diagnostic(path, at.line, col, "KC208",
-                                 f"{who} is dealt {len(event.cards)} cards; a deal is exactly {DEAL_SIZE}")
-            what = f"dealt to {who}"
-            for card, col in zip(event.cards, event.cols or [at.col] * len(event.cards)):
-                if (d := see(card, seat, what, at.line, col)) is not None:
-                    yield d
-        elif isinstance(event, Layout):
-            if turned:
-                yield diagnostic(path, at.line, at.col, "KC213", "the layout cannot follow the hand's first turn")
-            layouts += 1
-            if layouts == 2:
-                yield diagnostic(path, at.line, at.col, "KC212", "this hand already has a layout")
-            piles = [p for p, _ in event.piles]
-            missing = [p.value for p in FOUNDATIONS if p not in piles]
-            twice = sorted({p.value for p in piles if piles.count(p) > 1})
-            if missing or twice:
-                parts = ([f"{', '.join(missing)} missing"] if missing else []) + (
-                    [f"{', '.join(twice)} named twice"] if twice else [])
-                yield diagnostic(path, at.line, at.col, "KC211",
-                                 f"the layout must name N, E, S and W once each ({'; '.join(parts)})")
-            for (pile, card), col in zip(event.piles, event.cols or [at.col] * len(event.piles)):
-                if (d := see(card, None, f"in the layout at {pile}", at.line, col)) is not None:
-                    yield d
-        elif isinstance(event, Turn):
-            turned = True
-            for action, col in zip(event.actions, event.cols):
-                if type(action) is Draw and action.card is not None:
-                    if (d := see(action.card, seat, f"drawn by {who}", at.line, col)) is not None:
-                        yield d
-        elif isinstance(event, Reveal):
-            for card, col in zip(event.cards, event.cols or [at.col] * len(event.cards)):
-                if (d := see(card, seat, f"revealed by {who}", at.line, col, reveal=True)) is not None:
-                    yield d
-        elif isinstance(event, Blocked):
-            turned = True
-    if layouts == 0 and not early:
-        yield diagnostic(path, start.span.line, start.span.col, "KC215", "this hand has no layout")
+        if self.turned:
+            yield diagnostic(self.path, at.line, at.col, "KC213", "a deal line cannot follow the hand's first turn")
+        if self.seat in self.dealt:
+            yield diagnostic(self.path, at.line, at.col, "KC209",
+                             f"{self.who}'s deal is already recorded at line {self.dealt[self.seat].line}")
+        self.dealt[self.seat] = at
+        if len(event.cards) != HAND_SIZE:
+            col = event.cols[HAND_SIZE] if len(event.cards) > HAND_SIZE else at.col
+            yield diagnostic(self.path, at.line, col, "KC208",
+                             f"{self.who} is dealt {len(event.cards)} cards; a deal is exactly {HAND_SIZE}")
+        what = f"dealt to {self.who}"
+        for card, col in zip(event.cards, event.cols or [at.col] * len(event.cards)):
+            yield from self.see(card, what, at.line, col, self.seat)
+
+    def layout(self, event: Layout) -> Iterator[Diagnostic]:
+        at = event.span
+        if self.turned:
+            yield diagnostic(self.path, at.line, at.col, "KC213", "the layout cannot follow the hand's first turn")
+        self.layouts += 1
+        if self.layouts == 2:
+            yield diagnostic(self.path, at.line, at.col, "KC212", "this hand already has a layout")
+        problem = _layout_piles_problem(event)
+        if problem:
+            yield diagnostic(self.path, at.line, at.col, "KC211",
+                             f"the layout must name N, E, S and W once each ({problem})")
+        for (pile, card), col in zip(event.piles, event.cols or [at.col] * len(event.piles)):
+            yield from self.see(card, f"in the layout at {pile}", at.line, col, None)
+
+    def turn(self, event: Turn) -> Iterator[Diagnostic]:
+        self.turned = True
+        for action, col in zip(event.actions, event.cols):
+            if type(action) is Draw and action.card is not None:
+                yield from self.see(action.card, f"drawn by {self.who}", event.span.line, col, self.seat)
+
+    def reveal(self, event: Reveal) -> Iterator[Diagnostic]:
+        at = event.span
+        for card, col in zip(event.cards, event.cols or [at.col] * len(event.cards)):
+            yield from self.see(card, f"revealed by {self.who}", at.line, col, self.seat, reveal=True)
+
+    def blocked(self, event: Blocked) -> Iterator[Diagnostic]:
+        self.turned = True
+        yield from ()
+
+    def unknown(self, event: Deal | Turn | Reveal) -> Diagnostic:
+        """KC205 for the player of a line, at the player's name where the line says where it is."""
+        at = event.span
+        col = event.player_col or at.col if isinstance(event, (Deal, Reveal)) else at.col
+        return unknown_player(event.player, self.record.players, Span(at.path, at.line, col))
+
+
+_HANDLERS: dict[type, Callable[[_SetUp, Any], Iterator[Diagnostic]]] = {
+    Deal: _SetUp.deal, Layout: _SetUp.layout, Turn: _SetUp.turn, Reveal: _SetUp.reveal, Blocked: _SetUp.blocked,
+}
+
+
+def _layout_piles_problem(event: Layout) -> str:
+    """What is wrong with the foundations a layout names ("N missing; E named twice"), or ""."""
+    piles = [p for p, _ in event.piles]
+    missing = [p.value for p in FOUNDATIONS if p not in piles]
+    twice = sorted({p.value for p in piles if piles.count(p) > 1})
+    parts = ([f"{', '.join(missing)} missing"] if missing else []) + (
+        [f"{', '.join(twice)} named twice"] if twice else [])
+    return "; ".join(parts)
