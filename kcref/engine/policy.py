@@ -1,7 +1,7 @@
 """What each rule option means for play, as small tables keyed by option values.
 
 The engine never looks at a preset's name, nor at an option value directly in its hot path:
-:func:`policy_for` turns an :class:`~kcref.options.Options` record into a flat
+:func:`policy_for` turns an :class:`~kcref.model.options.Options` record into a flat
 :class:`Policy` of booleans and faults once per hand.
 """
 

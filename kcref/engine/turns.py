@@ -1,8 +1,8 @@
 """Play a hand by the rules: start it, judge and apply each action, end turns, settle chips.
 
 A turn is ``begin_turn`` (whose turn is it?), any number of ``apply`` calls, then ``end_turn``.
-Each refuses what the rules forbid by raising :class:`~kcref.judge.IllegalAction`; penalties
-that the rules price in chips are paid at once and reported as :class:`~kcref.table.Note`
+Each refuses what the rules forbid by raising :class:`~kcref.engine.faults.IllegalAction`; penalties
+that the rules price in chips are paid at once and reported as :class:`~kcref.engine.table.Note`
 records in ``table.notes``. After an ``IllegalAction`` the table is not reliable any more.
 
 Judging a legal action is a few direct checks; :func:`legal_actions` builds the full list
@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from ..model.cards import CORNERS, DECK, FOUNDATIONS, HAND_SIZE, Card, Pile
 from ..model.events import PASS, Action, Draw, MovePile, Pass, PlayCard
 from ..model.options import Options
-from ..model.words import names_list, plural
+from ..model.words import names_list, noun, plural
 from .faults import (
     IllegalAction,
     bad_move,
@@ -385,7 +385,7 @@ def _where_king(t: Table, king: Card) -> str:
 def _kings_held_error(t: Table, held: list[Card], step: int) -> IllegalAction:
     if all(k in t.holding.known for k in held):
         kings = names_list([str(k) for k in held])
-        what = f"still holds the dealt King{'s' if len(held) > 1 else ''} {kings}"
+        what = f"still holds the dealt {noun(len(held), 'King')} {kings}"
     else:
         what = names_list([_where_king(t, k) for k in held])
     return IllegalAction("KC318", f"{t.name} {what}: Kings must go to a corner on the first turn", step)

@@ -10,9 +10,14 @@ CLOSE = 0.6
 """How alike (difflib's ratio) a word and a choice must be for the choice to be suggested."""
 
 
+def noun(n: int, word: str, many: str | None = None) -> str:
+    """``chip`` for 1, ``chips`` otherwise (the word alone: ``the dealt Kings``)."""
+    return word if n == 1 else many or word + "s"
+
+
 def plural(n: int, word: str, many: str | None = None) -> str:
     """``1 chip``, ``2 chips``; ``many`` for an irregular plural (``plural(2, "penalty", "penalties")``)."""
-    return f"{n} {word}" if n == 1 else f"{n} {many or word + 's'}"
+    return f"{n} {noun(n, word, many)}"
 
 
 def names_list(names: Sequence[str], conjunction: str = "and") -> str:

@@ -20,7 +20,7 @@ BLANKS = " \t"
 each element (by ``_blanks``, at the end of this module), never as pyparsing's process-wide
 default, so that importing kcref changes no other grammar in the program."""
 
-# --- lexical productions (kept in step with kcref.cards by a test) ---------------------------
+# --- lexical productions (kept in step with kcref.model.cards by a test) ---------------------------
 RANK_RE = r"(?:10|[2-9AaTtJjQqKk])"
 SUIT_RE = r"(?:[SHDCshdc]|[♠♥♦♣♤♡♢♧]\ufe0f?)"
 CARD_RE = RANK_RE + SUIT_RE + r"(?![\w\ufe0f])"

@@ -18,9 +18,9 @@ from ..model.diagnostics import Diagnostic, defang, printable
 
 
 def terminal(text: str) -> str:
-    """``text`` safe in plain output: :func:`~kcref.diagnostics.printable` (controls, bidi and
+    """``text`` safe in plain output: :func:`~kcref.model.diagnostics.printable` (controls, bidi and
     format characters, lone surrogates become U+FFFD, one for one) and
-    :func:`~kcref.diagnostics.defang`-ed (no CI system reads it as a command)."""
+    :func:`~kcref.model.diagnostics.defang`-ed (no CI system reads it as a command)."""
     return defang(printable(text))
 
 

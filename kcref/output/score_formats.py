@@ -6,12 +6,12 @@ current game's leader or winner, and the hands left out or not scored. CSV and T
 table only (the notes go to standard error); JSON holds everything.
 
 Names, tag values, file names and messages are hostile: every cell and line goes through
-:mod:`kcref.cells` for the format that carries it (table cells are also clipped; CSV, TSV and
+:mod:`kcref.output.cells` for the format that carries it (table cells are also clipped; CSV, TSV and
 JSON keep them whole).
 
 The output is made piece by piece as it is written (:class:`Chunks`), reading the rows of the
 hands back from where the scoreboard keeps them: CSV, TSV and JSON a row at a time, tables a
-few thousand rows at a time (:mod:`kcref.table_chunks`), so memory stays bounded however many
+few thousand rows at a time (:mod:`kcref.output.table_chunks`), so memory stays bounded however many
 hands are listed.
 
 :data:`VIEWS` and :data:`SCORE_FORMATS` are the one list of each: ``kcref score --by`` and
@@ -33,7 +33,7 @@ from ..model.clip import LIMIT, clip
 from ..model.diagnostics import json_text
 from ..model.options import OPTION_TAGS, Options, preset
 from ..model.systems import ScoringSystem
-from ..model.words import plural
+from ..model.words import names_list, plural
 from ..scoring.standings import SCORED, HandRow, Scoreboard
 from . import table_chunks
 from .cells import cell, prose, terminal
@@ -376,7 +376,7 @@ def render_scores(board: Scoreboard, by: str = "player", fmt: str = "simple", ch
 
     The text is made as it is read (:class:`Chunks`); ``chunk_rows``: how many rows a long table
     draws at a time (the text is the same whatever it is; by default
-    :data:`kcref.table_chunks.CHUNK_ROWS`)."""
+    :data:`kcref.output.table_chunks.CHUNK_ROWS`)."""
     if lists_every_hand(by, fmt) and not board.complete:
         raise ValueError("this view lists every hand: build the scoreboard keeping every row")
     request = Request(board, VIEWS[by], fmt, chart, chunk_rows or table_chunks.CHUNK_ROWS)
@@ -393,7 +393,7 @@ def describe_game(o: Options) -> str:
     if o.target is not None:
         ends.append(s.target_words(o.target))
     if o.hands is not None:
-        ends.append(f"a game is {o.hands} hand{'s' * (o.hands != 1)}")
+        ends.append(f"a game is {plural(o.hands, 'hand')}")
     if s.games.with_night:
         ends.append("a game ends with the night")
     elif s.games.each_hand and not ends:
@@ -414,8 +414,7 @@ def describe_rules(rules: str, o: Options) -> str:
 
 
 def _names(names: Sequence[str]) -> str:
-    names = [clip(n) for n in names]
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+    return names_list([clip(n) for n in names])
 
 
 def leader_line(board: Scoreboard) -> str:
@@ -424,7 +423,7 @@ def leader_line(board: Scoreboard) -> str:
         return "No hand was scored."
     g = board.games[-1]
     system = f" ({g.scoring.name})" if len(board.systems) > 1 else ""
-    after = f"after {g.hands} hand{'s' * (g.hands != 1)}"
+    after = f"after {plural(g.hands, 'hand')}"
     if not g.best:
         verdict = "nobody won a hand, so nobody wins it" if g.over else "nobody leads"
         return f"Game {g.number}{system} is {'over' if g.over else 'in progress'} {after}: {verdict}."

@@ -157,7 +157,7 @@ class _Streamed:
 
 def score_inputs(inputs: Inputs, by: str = "player", fmt: str = "simple", chart: bool = False,
                  ascii_only: bool = False, skip_invalid: bool = False) -> ScoreResult:
-    """``kcref score``: check every input in order (see :func:`kcref.inputs.resolve`), then score.
+    """``kcref score``: check every input in order (see :func:`kcref.files.inputs.resolve`), then score.
 
     Verdicts are counted as they come and not kept; rows per hand are kept, in a temporary
     file, only where the output lists every hand (``by="hand"``, JSON), running totals only for
@@ -181,6 +181,6 @@ def score_paths(paths: Sequence[str], by: str = "player", fmt: str = "simple", c
                 ascii_only: bool = False, skip_invalid: bool = False) -> ScoreResult:
     """:func:`score_inputs` of files, folders (searched for logs) and ``-`` (standard input).
 
-    Raises :class:`kcref.inputs.UsageProblem` for ``-`` given twice or a folder with no log.
+    Raises :class:`kcref.files.inputs.UsageProblem` for ``-`` given twice or a folder with no log.
     """
     return score_inputs(resolve(paths), by, fmt, chart, ascii_only, skip_invalid)

@@ -9,7 +9,7 @@ from ..engine.carry import ChipCarry
 from ..engine.moves import in_order
 from ..engine.table import Table
 from ..files.inputs import STDIN, display_name, open_input
-from ..model.cards import Card, Pile, Suit
+from ..model.cards import Card, Colour, Pile
 from ..model.codes import UNREADABLE
 from ..model.diagnostics import Diagnostic, printable
 from ..model.events import Deal, Layout
@@ -19,7 +19,6 @@ from ..referee.grouping import HandRecord
 from ..referee.replay import Position, referee_hand, table_at
 from ..referee.setup_checks import checked_hands
 
-RED = (Suit.H, Suit.D)
 GRID: tuple[tuple[Pile | None, ...], ...] = (
     (Pile.NW, Pile.N, Pile.NE),
     (Pile.W, None, Pile.E),
@@ -121,7 +120,7 @@ def locate(items: Iterable[Item], path: str, hand: int | None = None, line: int 
 
 def card_face(card: Card, style: ViewStyle) -> Text:
     plain = card.text("10", symbols=not style.ascii)
-    if style.colour and card.suit in RED:
+    if style.colour and card.suit.colour is Colour.RED:
         return Text(plain, f"\x1b[31m{plain}\x1b[0m")
     return Text(plain, plain)
 
@@ -188,7 +187,7 @@ def _players(t: Table, style: ViewStyle) -> list[str]:
     out = []
     for seat, hand in enumerate(t.holdings):
         mark = ">" if seat == t.player and not t.over else " "
-        count = f"{len(hand)} card{'s' if len(hand) != 1 else ''}"
+        count = plural(len(hand), "card")
         cards = _join([card_face(c, style) for c in in_order(hand.known)])
         if hand.unknown:
             unknown = "unknown" if not hand.known else f"+ {hand.unknown} unknown"

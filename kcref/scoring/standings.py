@@ -99,7 +99,7 @@ class HandRow(NamedTuple):
 
 
 class HandRows(Collection[HandRow]):
-    """Hand rows kept in a temporary file (:class:`kcref.spool.Spool`), not in memory; read back
+    """Hand rows kept in a temporary file (:class:`kcref.files.spool.Spool`), not in memory; read back
     in order as often as needed.
 
     The values that recur every hand (paths, players, rules, options) are written as numbers
