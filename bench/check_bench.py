@@ -29,9 +29,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from kcref.engine.bots import play_log  # noqa: E402
-from kcref.notation.reader import read_file  # noqa: E402
-from kcref.referee.pipeline import check_file  # noqa: E402
+from kcref.engine.bots import play_log
+from kcref.notation.reader import read_file
+from kcref.referee.pipeline import check_file
 
 ACTIONS_TARGET = 100_000
 STARTUP_TARGET = 0.25
@@ -83,7 +83,8 @@ def main(argv: list[str] | None = None) -> int:
         generate(path, args.hands)
         gen = time.perf_counter() - t0
         size = os.path.getsize(path)
-        lines = sum(1 for _ in open(path, "rb"))
+        with open(path, "rb") as f:
+            lines = sum(1 for _ in f)
         check_s, report = median_time(lambda: check_file(path), args.runs)
         actions = sum(h.actions for h in report.hands)  # type: ignore[attr-defined]
         errors = report.errors  # type: ignore[attr-defined]

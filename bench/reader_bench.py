@@ -35,7 +35,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from kcref.notation.reader import parse_line, read_file  # noqa: E402
+from kcref.notation.reader import parse_line, read_file
 
 TARGET = 0.50
 PREFIX_LINES = 20_000

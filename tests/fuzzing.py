@@ -18,7 +18,7 @@ import json
 import random
 import re
 import xml.etree.ElementTree as ET
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 from click.testing import CliRunner, Result
@@ -32,7 +32,7 @@ from tests.util import ROOT
 # --- inputs -------------------------------------------------------------------------------------
 
 
-@lru_cache(maxsize=None)
+@cache
 def base_logs() -> tuple[bytes, ...]:
     """Logs to mutate: every sample (valid and invalid), the crash corpus, a dozen self-play logs."""
     files = sorted((ROOT / "samples").rglob("*.log")) + sorted((ROOT / "tests" / "corpus").glob("*.log"))
@@ -41,7 +41,7 @@ def base_logs() -> tuple[bytes, ...]:
     return tuple(logs)
 
 
-CONTROLS = [chr(c) for c in [*range(0x00, 0x20), 0x7F, 0x85, 0x9B]] + [
+CONTROLS = [chr(c) for c in [*range(0x20), 0x7F, 0x85, 0x9B]] + [
     "\u2028", "\u2029", "\ufeff", "\uffff", "\ufffe", "\u200b", "\u202e", "\x1b[31m", "\x1b]0;PWNED\x07", "\f"]
 HOSTILE_TAGS = [
     '[Date "\x1b]0;PWNED\x07"]', '[Players "Ann, B\x01ob\uffff"]', '[Players "Ann, Bob, Ann"]',

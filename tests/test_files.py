@@ -23,7 +23,7 @@ def test_bom_and_crlf_read_the_same(tmp_path: Path) -> None:
     plain.write_text(LOG, encoding="utf-8")
     odd = tmp_path / "odd.log"
     odd.write_bytes(b"\xef\xbb\xbf" + LOG.replace("\n", "\r\n").encode())
-    assert [e for e in read_text(LOG)] == [e for e in read_text("\ufeff" + LOG.replace("\n", "\r\n"))]
+    assert list(read_text(LOG)) == list(read_text("\ufeff" + LOG.replace("\n", "\r\n")))
     assert codes(check_file(str(plain))) == codes(check_file(str(odd)))
     turn = next(e for e in read_text("\ufeff" + LOG.replace("\n", "\r\n")) if isinstance(e, Turn))
     assert turn.comment == "# ok" and turn.cols == (6,)
@@ -60,7 +60,7 @@ def test_empty_text_has_no_hand() -> None:
 
 
 def test_tag_value_hash_is_not_a_comment() -> None:
-    (tag,) = [e for e in read_text('[Site "Pub #3"] # real comment')]
+    (tag,) = list(read_text('[Site "Pub #3"] # real comment'))
     assert tag.value == "Pub #3" and tag.comment == "# real comment"
 
 

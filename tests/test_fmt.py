@@ -120,7 +120,7 @@ def test_write_failure_leaves_original(tmp_path: Path, monkeypatch: pytest.Monke
             def __init__(self, *a: object, **k: object) -> None:
                 self.f = real_fdopen(*a, **k)
 
-            def __enter__(self) -> "DiskFull":
+            def __enter__(self) -> DiskFull:
                 return self
 
             def __exit__(self, *exc: object) -> None:

@@ -112,7 +112,7 @@ def test_check_standard_input() -> None:
     assert run("fmt", "--check", "-", input=MESSY.encode()) == (1, "", "would reformat <stdin>\n")
     assert run("fmt", "--check", "-", input=CANON.encode() + b"\n\n") == (1, "", "would reformat <stdin>\n")
     assert run("fmt", "-", input=b"\xef\xbb\xbf" + CANON.encode())[1] == CANON
-    code, out, err = run("fmt", "--check", "-", input=b"hand 1\x00\n")
+    code, _out, err = run("fmt", "--check", "-", input=b"hand 1\x00\n")
     assert code == 2 and "KC003" in err
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -23,7 +23,7 @@ TOKENS = ("draw", "pass", "->", ";", ":", "N", "NE", "SW", "P1", "P2", "Bob", "h
           "reveal", "layout", "deal", "#", "10", "T", "♠", "KS", "AH", "2C")
 
 
-@lru_cache(maxsize=None)
+@cache
 def played(index: int) -> tuple[str, ...]:
     rules = ("classic", "commercial", "family")[index % 3]
     bot = ("greedy", "random")[index % 2]

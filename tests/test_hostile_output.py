@@ -88,7 +88,7 @@ def test_printable_keeps_what_reads() -> None:
 
 def test_caret_lines_up_after_hidden_characters() -> None:
     d = Diagnostic("x.log", 1, 5, Severity.ERROR, "KC104", "m", "\u202e\x1b\udcffaBc")
-    head, src, caret = format_text(d).split("\n")
+    _head, src, caret = format_text(d).split("\n")
     assert src.index("B") == caret.index("^")
 
 
@@ -119,7 +119,7 @@ def test_undecodable_file_name_prints_in_every_format(tmp_path: Path) -> None:
 def test_a_long_line_is_windowed_around_the_caret() -> None:
     line = "x" * 500_000 + "Y" + "z" * 500_000
     d = Diagnostic("big.log", 7, 500_001, Severity.ERROR, "KC100", "m", line)
-    head, src, caret = format_text(d).split("\n")
+    _head, src, caret = format_text(d).split("\n")
     assert len(src) < 100 and src.startswith("    …") and src.endswith("…")
     assert src[caret.index("^")] == "Y"
     at_end = Diagnostic("big.log", 7, len(line) + 1, Severity.ERROR, "KC105", "m", line)

@@ -53,7 +53,7 @@ def _suit_of(text: str) -> str:
 
 def test_the_spelling_tables_are_what_notation_md_lists() -> None:
     assert sorted(RANK_SPELLINGS) == sorted(["a", "2", "3", "4", "5", "6", "7", "8", "9", "10", "t", "j", "q", "k"])
-    assert SYMBOLS == set("♠♥♦♣♤♡♢♧")
+    assert set("♠♥♦♣♤♡♢♧") == SYMBOLS
     assert len(RANK_TEXTS) == 9 + 5 * 2 and len(SUIT_TEXTS) == 8 + 8 + 8 and len(PILE_TEXTS) == 4 * 2 + 4 * 4
 
 

@@ -125,7 +125,7 @@ def test_check_a_fifo(tmp_path: Path) -> None:
         runs[name] = (fifo, thread, proc)
     results: dict[str, subprocess.CompletedProcess[bytes]] = {}
     try:
-        for name, (fifo, thread, proc) in runs.items():
+        for name, (_fifo, _thread, proc) in runs.items():
             try:
                 out, err = proc.communicate(timeout=FIFO_TIMEOUT)
             except subprocess.TimeoutExpired:

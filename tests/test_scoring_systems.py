@@ -137,7 +137,7 @@ def test_the_scoring_tag_accepts_and_lists_what_is_registered(quarters: ScoringS
     assert OPTION_TAGS_BY_NAME["scoring"].values == "none | chips | stacks | penalty | pips | dutch | quarters"
     options = resolve("family", {"Scoring": " Quarters "})
     assert options.scoring is quarters and options.target == 30
-    with pytest.raises(ValueError, match="expected one of none, chips, stacks, penalty, pips, dutch, quarters$"):
+    with pytest.raises(ValueError, match=r"expected one of none, chips, stacks, penalty, pips, dutch, quarters$"):
         resolve("classic", {"Scoring": "halves"})
     assert quarters.card_value is not None
     assert [quarters.card_value(parse_card(c)) for c in ("AS", "2S", "KS")] == [1, 2, 2]
@@ -147,7 +147,7 @@ def test_an_unknown_system_is_a_clear_error() -> None:
     assert "quarters" not in SYSTEMS  # the fixture took it away again
     with pytest.raises(UnknownSystem, match="unknown scoring system 'quarters': expected one of none, chips"):
         system("quarters")
-    with pytest.raises(ValueError, match="^Scoring 'quarters': expected one of none, chips, stacks, penalty, pips, dutch$"):
+    with pytest.raises(ValueError, match=r"^Scoring 'quarters': expected one of none, chips, stacks, penalty, pips, dutch$"):
         resolve("classic", {"Scoring": "quarters"})
 
 

@@ -305,7 +305,7 @@ def _draw(t: Table, action: Draw) -> None:
     hand = t.holdings[t.player]
     if card is None:
         hand.unknown += 1
-        t.maybe_king = pol.place_drawn_king and not KINGS <= t.seen
+        t.maybe_king = pol.place_drawn_king and not t.seen >= KINGS
     else:
         hand.known.add(card)
         t.seen.add(card)

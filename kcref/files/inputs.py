@@ -103,6 +103,6 @@ def open_input(path: str, stdin: BinaryIO | None = None) -> BinaryIO | Diagnosti
     if path == STDIN:
         return stdin or sys.stdin.buffer
     try:
-        return open(path, "rb")  # noqa: SIM115 - the caller closes it
+        return open(path, "rb")
     except OSError as exc:
         return problem_diagnostic(Problem(path, cannot_read(exc)))

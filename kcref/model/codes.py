@@ -28,7 +28,7 @@ class CodeInfo(NamedTuple):
     summary: str
 
 
-E, W, I = Severity.ERROR, Severity.WARNING, Severity.INFO
+E, W, I = Severity.ERROR, Severity.WARNING, Severity.INFO  # noqa: E741 - short, for the table below
 
 CODES: tuple[CodeInfo, ...] = (
     # --- input files

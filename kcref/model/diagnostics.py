@@ -81,7 +81,7 @@ def printable(text: str, keep_breaks: bool = False) -> str:
 # selectors, combining marks) before the '::' do not hide it either.
 LOG_COMMAND = re.compile(r"(##\w*)\[")
 """Where a CI system reads a command in the middle of a line: the ``[`` after ``##`` (and a word)."""
-_IGNORED_LEAD = frozenset("Mn Me Cf Cc Cs Co Cn Zs Zl Zp".split())
+_IGNORED_LEAD = frozenset(["Mn", "Me", "Cf", "Cc", "Cs", "Co", "Cn", "Zs", "Zl", "Zp"])
 
 
 def _lead(line: str) -> int:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field
-from typing import NamedTuple, Union
+from typing import NamedTuple
 
 from .cards import Card, Pile
 
@@ -66,7 +66,7 @@ class Pass(NamedTuple):
         return "pass"
 
 
-Action = Union[PlayCard, MovePile, Draw, Pass]
+Action = PlayCard | MovePile | Draw | Pass
 PASS = Pass()
 
 
@@ -202,5 +202,5 @@ class Blank:
     span: Span = field(default=NOWHERE, compare=False)
 
 
-Event = Union[Tag, HandStart, Deal, Layout, Turn, Blocked, Reveal, Assertion, Comment, Blank]
+Event = Tag | HandStart | Deal | Layout | Turn | Blocked | Reveal | Assertion | Comment | Blank
 TRIVIA = (Comment, Blank)

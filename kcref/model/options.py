@@ -8,8 +8,9 @@ the engine; nothing compares preset names.
 from __future__ import annotations
 
 import enum
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields, replace
-from typing import Any, Callable, Mapping, NamedTuple
+from typing import Any, NamedTuple
 
 from .systems import CHIPS, NONE, PENALTY, SYSTEMS, ScoringSystem, UnknownSystem, system
 

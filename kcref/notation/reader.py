@@ -14,7 +14,8 @@ from __future__ import annotations
 import functools
 import re
 import sys
-from typing import Any, BinaryIO, Callable, Iterable, Iterator, NamedTuple, Union
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any, BinaryIO, NamedTuple
 
 import pyparsing as pp
 
@@ -47,7 +48,7 @@ from .sourcelines import SourceLines
 from .syntax_errors import syntax_diagnostic
 from .textlines import text_lines
 
-Item = Union[Event, Diagnostic]
+Item = Event | Diagnostic
 BOM = "\ufeff"
 
 

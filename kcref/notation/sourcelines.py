@@ -22,7 +22,7 @@ LINE_COST = 100
 class _Part:
     """The kept lines from one ``hand`` line (or the start of the file) up to the next."""
 
-    __slots__ = ("start", "lines", "cost")
+    __slots__ = ("cost", "lines", "start")
 
     def __init__(self, start: int) -> None:
         self.start = start

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from typing import Callable, NamedTuple
+from collections.abc import Callable
+from typing import NamedTuple
 
 import pyparsing as pp
 

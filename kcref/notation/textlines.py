@@ -15,7 +15,8 @@ import io
 import os
 import re
 import stat
-from typing import BinaryIO, Iterator, Union
+from collections.abc import Iterator
+from typing import BinaryIO
 
 from ..files.discover import cannot_read
 from ..model.clip import clip
@@ -27,7 +28,7 @@ SNIFF = 8192
 """Bytes looked at before reading lines: binary and UTF-16 files fail fast."""
 _CHUNK = 64 * 1024
 
-Line = Union[str, Diagnostic]
+Line = str | Diagnostic
 """A line of text (without its line end), or a diagnostic about the input."""
 
 _NOT_UTF8 = re.compile("[\udc80-\udcff]")  # bytes that are not UTF-8 come out of surrogateescape as these

@@ -8,7 +8,8 @@ end, and the file ending with one newline.
 
 from __future__ import annotations
 
-from typing import Iterable, Iterator, NamedTuple
+from collections.abc import Iterable, Iterator
+from typing import NamedTuple
 
 from ..model.cards import Card
 from ..model.events import (

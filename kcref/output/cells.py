@@ -73,7 +73,7 @@ PROSE_MARKUP: Mapping[str, Callable[[str], str]] = {
     "html": html.escape,
     "unsafehtml": html.escape,
     "mediawiki": _wiki,
-    **{f: _latex for f in ("latex", "latex_raw", "latex_booktabs", "latex_longtable")},
+    **dict.fromkeys(("latex", "latex_raw", "latex_booktabs", "latex_longtable"), _latex),
 }
 """Escaping of the lines of text around a table, per format (LaTeX's are comments, escaped all
 the same: a file name holding a newline must not end the comment)."""

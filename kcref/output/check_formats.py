@@ -146,7 +146,7 @@ class JunitPrinter(Printer):
 
     def start_file(self, path: str) -> None:
         self._close()
-        self.found = tempfile.TemporaryFile("w+", encoding="utf-8", newline="\n")
+        self.found = tempfile.TemporaryFile("w+", encoding="utf-8", newline="\n")  # noqa: SIM115 - closed in _close
 
     def diagnostic(self, d: Diagnostic) -> None:
         if self.found is None:

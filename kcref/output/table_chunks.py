@@ -62,7 +62,7 @@ class _Deciders:
             self.safe = False
             return
         for i, value in enumerate(row):
-            if value is not None and not isinstance(value, (str, int)) or isinstance(value, bool):
+            if (value is not None and not isinstance(value, (str, int))) or isinstance(value, bool):
                 self.safe = False
                 return
             shown = "" if value is None else str(value)

@@ -34,6 +34,9 @@ class ViewStyle(NamedTuple):
     full: bool = False
 
 
+DEFAULT_VIEW = ViewStyle()
+
+
 class Located(NamedTuple):
     """The hand a request points at, what chips it starts with, and where in it to stop."""
 
@@ -231,7 +234,7 @@ def draw_dealing(located: Located, layout: Layout, style: ViewStyle) -> str:
     return "\n".join(lines) + "\n"
 
 
-def show(path: str, hand: int | None = None, line: int | None = None, style: ViewStyle = ViewStyle(),
+def show(path: str, hand: int | None = None, line: int | None = None, style: ViewStyle = DEFAULT_VIEW,
          stdin: BinaryIO | None = None) -> str:
     """The whole output of ``kcref show`` for the log at ``path`` (``-`` reads ``stdin``, by
     default standard input), which is read once.

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import datetime
 import re
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, replace
-from typing import Any, Callable, Iterable, Iterator, NamedTuple
+from typing import Any, NamedTuple
 
 from ..model.clip import clip
 from ..model.codes import UNREADABLE

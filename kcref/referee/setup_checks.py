@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any, Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any
 
 from ..model.cards import FOUNDATIONS, HAND_SIZE, Card
 from ..model.diagnostics import Diagnostic, diagnostic

@@ -67,7 +67,7 @@ def test_random_games_replay_clean(game) -> None:
     seed, options, n = game
     played, text = _play(seed, options, n)
     [v] = referee_hands(read_log(text))
-    assert not v.errors, [d for d in v.errors]
+    assert not v.errors, list(v.errors)
     assert all(d.severity is not Severity.WARNING or d.code == "KC503" for d in v.diagnostics)
     t = played.table
     assert v.valid and v.finished and (v.winner, v.blocked) == (t.winner, t.blocked)
