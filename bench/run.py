@@ -83,7 +83,8 @@ def main(argv: list[str] | None = None) -> int:
 
         # self-play
         hands = 500
-        seconds = reader_bench.median_time(lambda: sum(1 for _ in play_log(4, "commercial", seed=1, hands=hands)), args.runs)
+        seconds = reader_bench.median_time(lambda: sum(1 for _ in play_log(4, "commercial", seed=1, hands=hands)),
+                                           args.runs)
         rows.append(("play", f"{hands / seconds:,.0f} hands/s (greedy bot, 4 players)", "(no target)", True))
 
         # start-up

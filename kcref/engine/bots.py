@@ -126,7 +126,8 @@ def play_hand(options: Options, names: Sequence[str], dealer: int, bot: Bot, rng
 
 
 def play_log(players: int | Sequence[str], rules: str = "classic", overrides: Mapping[str, str] | None = None,
-             seed: int = 0, hands: int = 1, bot: str = "greedy", spelling: Spelling = DEFAULT_SPELLING) -> Iterator[str]:
+             seed: int = 0, hands: int = 1, bot: str = "greedy",
+             spelling: Spelling = DEFAULT_SPELLING) -> Iterator[str]:
     """The lines (each ending in a newline) of a complete, full-information log of self-play.
 
     ``players`` is a count (names Ann, Bob, ...) or the names themselves.

@@ -214,7 +214,7 @@ def _check(stream: BinaryIO, path: str, spelling: Spelling, on_error: Emit) -> O
         # Standard input or a FIFO can be read only once: keep a copy of it to compare with.
         with tempfile.TemporaryFile() as copy, tempfile.TemporaryFile() as spool:
             tee = io.BufferedReader(_Tee(stream, copy))
-            for chunk in run.chunks(read_stream(tee, name, trivia=True), spelling):  # type: ignore[arg-type]
+            for chunk in run.chunks(read_stream(tee, name, trivia=True), spelling):
                 spool.write(chunk)
             same = run.outcome is None and _same_content(copy, spool)
     if run.outcome is not None:

@@ -134,7 +134,8 @@ LAYOUT_ENTRY = pp.Group(PILE + pp.Suppress(pp.Literal(":").set_name("':'")) - CA
 LAYOUT_LINE = pp.Group(_tok("layout", LAYOUT) - pp.OneOrMore(LAYOUT_ENTRY) - _then_end("PILE:CARD"))("layout").set_name(
     "layout N:CARD E:CARD S:CARD W:CARD"
 )
-BLOCKED_LINE = pp.Group(_tok("blocked", BLOCKED) - _then_end("the end of the line after 'blocked'"))("blocked").set_name("blocked")
+BLOCKED_LINE = pp.Group(_tok("blocked", BLOCKED) - _then_end("the end of the line after 'blocked'"))("blocked")
+BLOCKED_LINE.set_name("blocked")
 REVEAL_LINE = pp.Group(_tok("reveal", REVEAL) - NAME + COLON + CARDS)("reveal").set_name(
     "reveal PLAYER: CARD ..."
 )

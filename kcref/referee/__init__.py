@@ -1,1 +1,2 @@
-"""Refereeing: hands grouped from events, set-up checks, replay through the engine, the verdict, and the check pipeline."""
+"""Refereeing: hands grouped from events, set-up checks, replay through the engine, the verdict,
+and the check pipeline."""

@@ -287,8 +287,8 @@ def referee_hand(record: HandRecord, stacks: Mapping[str, int] | None = None, po
     ``stacks`` (by player name) and ``pot`` carry chips in from earlier hands where the scoring
     system keeps stacks between hands (a name not in ``stacks`` starts as the system starts a
     stack: scoring ``stacks``, with the ``Stack`` option); elsewhere (scoring ``chips`` shares
-    the chips out afresh each hand) both are ignored. A record whose set-up is invalid gets a verdict with ``valid`` false and no
-    diagnostics of its own.
+    the chips out afresh each hand) both are ignored. A record whose set-up is invalid gets a
+    verdict with ``valid`` false and no diagnostics of its own.
     """
     replay = _Replay(record)
     if not record.players:
