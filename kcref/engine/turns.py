@@ -75,7 +75,21 @@ def start_hand(options: Options, names: Sequence[str], dealer: int,
     :class:`IllegalAction` for a layout the rules forbid, with ``step`` the entry's index.
     """
     t = Table(options, names, dealer)
-    pol = t.policy
+    _deal(t, deals)
+    _lay_out(t, layout)
+    t.stock = len(DECK) - HAND_SIZE * t.n - len(layout)
+    if deck is not None:
+        if len(deck) != t.stock:
+            raise ValueError(f"the stock should hold {t.stock} cards, not {len(deck)}")
+        t.deck = list(reversed(deck))
+    if options.scoring.chips is not None:
+        _ante(t, stacks, pot)
+    t.started_empty = t.stock == 0
+    return t
+
+
+def _deal(t: Table, deals: Mapping[int, Sequence[Card]]) -> None:
+    """Give each seat its dealt cards, or a hand of unknown cards where the deal is not known."""
     for seat in range(t.n):
         cards = deals.get(seat)
         if cards is None:
@@ -84,34 +98,43 @@ def start_hand(options: Options, names: Sequence[str], dealer: int,
             t.holdings[seat] = Holding(set(cards))
             t.dealt_kings[seat] = frozenset(c for c in cards if c.rank is KING)
             t.seen.update(cards)
+
+
+def _lay_out(t: Table, layout: Sequence[tuple[Pile, Card]]) -> None:
+    """Turn up the layout's cards, refusing an entry the rules forbid (``step``: its index)."""
+    to_corner = t.policy.layout_kings_to_corner
     for i, (pile, card) in enumerate(layout):
         if pile in CORNER_SET:
-            if not pol.layout_kings_to_corner:
-                raise IllegalAction("KC324", f"layout Kings stay where they are turned up: the layout "
-                                             f"cannot start the corner {pile} ({card})", i)
-            if t.piles[pile]:
-                raise IllegalAction("KC324", f"the corner {pile} is named twice in the layout", i)
-            if card.rank is not KING:
-                raise IllegalAction("KC303", f"only a King may start an empty corner ({pile}:{card})", i)
-        elif card.rank is KING and pol.layout_kings_to_corner:
+            _check_layout_corner(t, to_corner, i, pile, card)
+        elif card.rank is KING and to_corner:
             raise IllegalAction("KC323", f"a King turned up in the layout goes to a corner at once: "
                                          f"{card} cannot stay at {pile}", i)
         t.piles[pile].append(card)
         t.seen.add(card)
-    t.stock = len(DECK) - HAND_SIZE * t.n - len(layout)
-    if deck is not None:
-        if len(deck) != t.stock:
-            raise ValueError(f"the stock should hold {t.stock} cards, not {len(deck)}")
-        t.deck = list(reversed(deck))
+
+
+def _check_layout_corner(t: Table, to_corner: bool, i: int, pile: Pile, card: Card) -> None:
+    """Refuse the layout entry ``i`` that starts the corner ``pile`` unless a layout King may go there."""
+    if not to_corner:
+        raise IllegalAction("KC324", f"layout Kings stay where they are turned up: the layout "
+                                     f"cannot start the corner {pile} ({card})", i)
+    if t.piles[pile]:
+        raise IllegalAction("KC324", f"the corner {pile} is named twice in the layout", i)
+    if card.rank is not KING:
+        raise IllegalAction("KC303", f"only a King may start an empty corner ({pile}:{card})", i)
+
+
+def _ante(t: Table, stacks: Sequence[int] | None, pot: int) -> None:
+    """Set out the chips (``stacks`` before the ante, else the scoring system's starting stacks;
+    ``pot`` chips already in the pot) and have everyone pay the ante, left of the dealer first."""
+    options = t.options
     chips = options.scoring.chips
-    if chips is not None:
-        t.stacks = list(stacks) if stacks is not None else chips.start(options, t.n, dealer)
-        t.pot = pot
-        t.ante = options.ante
-        for k in range(t.n):
-            _pay(t, (dealer + 1 + k) % t.n, options.ante, "", "", None)
-    t.started_empty = t.stock == 0
-    return t
+    assert chips is not None
+    t.stacks = list(stacks) if stacks is not None else chips.start(options, t.n, t.dealer)
+    t.pot = pot
+    t.ante = options.ante
+    for k in range(t.n):
+        _pay(t, (t.dealer + 1 + k) % t.n, options.ante, "", "", None)
 
 
 # --- the turn's phase ------------------------------------------------------------------------
@@ -284,17 +307,10 @@ def _draw(t: Table, action: Draw) -> None:
         raise IllegalAction("KC312", "the stock is empty: there is nothing to draw")
     pol = t.policy
     if pol.draw_when_stuck:
-        play = first_play(t)
-        if play is not None:
-            raise IllegalAction("KC316", f"{t.name} may draw only when unable to play, and could play {play}")
-        if t.holding.unknown:
-            t.mark_unchecked(Unchecked.STUCK, t.player)
+        _check_stuck(t)
     card = action.card
     if t.deck is not None:
-        top = t.deck[-1]
-        if card is not None and card != top:
-            raise IllegalAction("KC309", f"{card} is not the top card of the stock ({top} is)")
-        card = top
+        card = _stock_top(t, card)
     elif card is not None and card in t.seen:
         raise seen_twice(t, card)
     if pol.draw_ends_turn and pol.forced_dealt and not t.kings_judged[t.player]:
@@ -302,19 +318,43 @@ def _draw(t: Table, action: Draw) -> None:
     if t.deck is not None:
         t.deck.pop()
     t.stock -= 1
-    hand = t.holdings[t.player]
-    if card is None:
-        hand.unknown += 1
-        t.maybe_king = pol.place_drawn_king and not t.seen >= KINGS
-    else:
-        hand.known.add(card)
-        t.seen.add(card)
-        if card.rank is KING and pol.place_drawn_king:
-            t.pending_king = card
+    _take_drawn(t, card)
     t.drawn = True
     t.draw_step = t.step
     if pol.draw_ends_turn:
         t.closed = Closed.DRAWN
+
+
+def _check_stuck(t: Table) -> None:
+    """Drawing only when stuck: refuse the draw when the player could play."""
+    play = first_play(t)
+    if play is not None:
+        raise IllegalAction("KC316", f"{t.name} may draw only when unable to play, and could play {play}")
+    if t.holding.unknown:
+        t.mark_unchecked(Unchecked.STUCK, t.player)
+
+
+def _stock_top(t: Table, card: Card | None) -> Card:
+    """The card drawn when the stock's order is known: its top card, which ``card`` must name if given."""
+    assert t.deck is not None
+    top = t.deck[-1]
+    if card is not None and card != top:
+        raise IllegalAction("KC309", f"{card} is not the top card of the stock ({top} is)")
+    return top
+
+
+def _take_drawn(t: Table, card: Card | None) -> None:
+    """Put the drawn card (``None``: unknown) in the player's hand; a King may have to be placed at once."""
+    hand = t.holdings[t.player]
+    place_king = t.policy.place_drawn_king
+    if card is None:
+        hand.unknown += 1
+        t.maybe_king = place_king and not t.seen >= KINGS
+    else:
+        hand.known.add(card)
+        t.seen.add(card)
+        if card.rank is KING and place_king:
+            t.pending_king = card
 
 
 def _pass(t: Table) -> None:
@@ -495,11 +535,7 @@ def legal_actions(t: Table) -> list[Action]:
     if king is not None:
         return [PlayCard(king, c) for c in CORNERS if not t.piles[c]]
     if t.closed is not None:
-        if t.maybe_king:
-            return [PlayCard(k, c) for k in in_order(KINGS - t.seen) for c in CORNERS if not t.piles[c]]
-        if t.closed is Closed.KING_PLACED and t.policy.forced_dealt:
-            return [PlayCard(k, c) for k in in_order(t.holding.known & KINGS) for c in CORNERS if not t.piles[c]]
-        return []
+        return _closed_actions(t)
     pol = t.policy
     if pol.draw_first and not t.drawn and t.stock:
         return [_draw_action(t)]
@@ -516,6 +552,16 @@ def legal_actions(t: Table) -> list[Action]:
     if not t.step and _end_error(t) is None:
         actions.append(PASS)
     return actions
+
+
+def _closed_actions(t: Table) -> list[Action]:
+    """What may still be played once the turn is closed: a drawn card that may be a King, or
+    (forced Kings, after a placed drawn King) a King from hand, into an empty corner."""
+    if t.maybe_king:
+        return [PlayCard(k, c) for k in in_order(KINGS - t.seen) for c in CORNERS if not t.piles[c]]
+    if t.closed is Closed.KING_PLACED and t.policy.forced_dealt:
+        return [PlayCard(k, c) for k in in_order(t.holding.known & KINGS) for c in CORNERS if not t.piles[c]]
+    return []
 
 
 # --- the end of the hand ---------------------------------------------------------------------

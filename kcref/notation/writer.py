@@ -8,8 +8,8 @@ end, and the file ending with one newline.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
-from typing import NamedTuple
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any, NamedTuple
 
 from ..model.cards import Card
 from ..model.events import (
@@ -73,30 +73,56 @@ def event_text(event: Event, spelling: Spelling = DEFAULT_SPELLING) -> str:
         return event.text
     if isinstance(event, Blank):
         return ""
-    if isinstance(event, Tag):
-        body = f"[{event.name} {_quote(event.value)}]"
-    elif isinstance(event, HandStart):
-        body = "hand"
-        if event.number is not None:
-            body += f" {event.number}"
-        if event.dealer is not None:
-            body += f" dealer {event.dealer}"
-    elif isinstance(event, Deal):
-        body = f"deal {event.player}: {_cards(event.cards, spelling)}"
-    elif isinstance(event, Reveal):
-        body = f"reveal {event.player}: {_cards(event.cards, spelling)}"
-    elif isinstance(event, Layout):
-        body = "layout " + " ".join(f"{p.value}:{card_text(c, spelling)}" for p, c in event.piles)
-    elif isinstance(event, Turn):
-        body = f"{event.player}: " + "; ".join(action_text(a, spelling) for a in event.actions)
-    elif isinstance(event, Blocked):
-        body = "blocked"
-    elif isinstance(event, Assertion):
-        body = f"{event.quantity.value} " + ", ".join(
-            str(c.amount) if c.player is None else f"{c.player} {c.amount}" for c in event.claims)
-    else:  # pragma: no cover - Event is a closed union
+    write = _BODIES.get(type(event))
+    if write is None:  # pragma: no cover - Event is a closed union
         raise TypeError(f"not an event: {event!r}")
+    body = write(event, spelling)
     return f"{body} {event.comment}" if event.comment else body
+
+
+def _tag(event: Tag, spelling: Spelling) -> str:
+    return f"[{event.name} {_quote(event.value)}]"
+
+
+def _hand_start(event: HandStart, spelling: Spelling) -> str:
+    body = "hand"
+    if event.number is not None:
+        body += f" {event.number}"
+    if event.dealer is not None:
+        body += f" dealer {event.dealer}"
+    return body
+
+
+def _deal(event: Deal, spelling: Spelling) -> str:
+    return f"deal {event.player}: {_cards(event.cards, spelling)}"
+
+
+def _reveal(event: Reveal, spelling: Spelling) -> str:
+    return f"reveal {event.player}: {_cards(event.cards, spelling)}"
+
+
+def _layout(event: Layout, spelling: Spelling) -> str:
+    return "layout " + " ".join(f"{p.value}:{card_text(c, spelling)}" for p, c in event.piles)
+
+
+def _turn(event: Turn, spelling: Spelling) -> str:
+    return f"{event.player}: " + "; ".join(action_text(a, spelling) for a in event.actions)
+
+
+def _blocked(event: Blocked, spelling: Spelling) -> str:
+    return "blocked"
+
+
+def _assertion(event: Assertion, spelling: Spelling) -> str:
+    return f"{event.quantity.value} " + ", ".join(
+        str(c.amount) if c.player is None else f"{c.player} {c.amount}" for c in event.claims)
+
+
+_BODIES: dict[type, Callable[[Any, Spelling], str]] = {
+    Tag: _tag, HandStart: _hand_start, Deal: _deal, Reveal: _reveal, Layout: _layout, Turn: _turn,
+    Blocked: _blocked, Assertion: _assertion,
+}
+"""The text of each kind of line before its trailing comment, by the event's type."""
 
 
 def write_lines(events: Iterable[Event], spelling: Spelling = DEFAULT_SPELLING) -> Iterator[str]:

@@ -73,11 +73,60 @@ def check_items(items: Iterable[object], path: str, *, keep_hands: bool = True, 
     reader keeps the text of the lines, for the diagnostics' caret display: each hand's lines
     are released once its diagnostics are out.
     """
-    report = FileReport(path)
-    judged: deque[HandRecord] = deque()  # the records handed to the referee, one per verdict to come
-    pending: list[Diagnostic] = []
+    check = _Check(path, keep_hands, emit, sources, on_hand)
+    for verdict in referee_hands(check.records(items)):
+        check.hand(verdict)
+    check.flush()
+    return check.report
 
-    def flush() -> None:
+
+class _Check:
+    """One file's check under way: its report, the records handed to the referee (one per
+    verdict to come), and the diagnostics not yet handed on."""
+
+    def __init__(self, path: str, keep_hands: bool, emit: Emit | None, sources: SourceLines | None,
+                 on_hand: OnHand | None) -> None:
+        self.path = path
+        self.keep_hands = keep_hands
+        self.emit = emit
+        self.sources = sources
+        self.on_hand = on_hand
+        self.report = FileReport(path)
+        self.judged: deque[HandRecord] = deque()
+        self.pending: list[Diagnostic] = []
+
+    def records(self, items: Iterable[object]) -> Iterator[HandRecord]:
+        """The hands that pass the set-up checks; their diagnostics wait to be handed on in line order."""
+        for item in checked_hands(items, self.path):  # type: ignore[arg-type]
+            if isinstance(item, Diagnostic):
+                self.pending.append(item)
+            elif isinstance(item, Tag):
+                _keep_tag(self.report.tags, item)
+            else:
+                self.judged.append(item)
+                yield item
+
+    def hand(self, verdict: HandVerdict) -> None:
+        """Take the referee's verdict on the oldest judged hand: check its assertions, hand its
+        diagnostics on, release its lines."""
+        report = self.report
+        record = self.judged.popleft()
+        asserted = check_assertions(record, verdict)
+        if asserted:
+            verdict = replace(verdict, diagnostics=verdict.diagnostics + tuple(asserted))
+        if self.keep_hands:
+            report.hands.append(verdict)
+        report.hand_lines.append(record.start.span.line)
+        self.pending.extend(verdict.diagnostics)
+        self.flush()
+        if self.sources is not None:
+            self.sources.release(record.start.span.line)
+        if self.on_hand is not None:
+            self.on_hand(verdict, report.hand_lines[-1])
+
+    def flush(self) -> None:
+        """Count the pending diagnostics and hand them on in line order."""
+        report, sources, emit, pending = self.report, self.sources, self.emit, self.pending
         pending.sort(key=lambda d: (d.line, d.column))
         for d in pending:
             if sources is not None and not d.source and d.line > 0:
@@ -92,33 +141,6 @@ def check_items(items: Iterable[object], path: str, *, keep_hands: bool = True, 
             else:
                 emit(d)
         pending.clear()
-
-    def records() -> Iterator[HandRecord]:
-        for item in checked_hands(items, path):  # type: ignore[arg-type]
-            if isinstance(item, Diagnostic):
-                pending.append(item)
-            elif isinstance(item, Tag):
-                _keep_tag(report.tags, item)
-            else:
-                judged.append(item)
-                yield item
-
-    for verdict in referee_hands(records()):
-        record = judged.popleft()
-        asserted = check_assertions(record, verdict)
-        if asserted:
-            verdict = replace(verdict, diagnostics=verdict.diagnostics + tuple(asserted))
-        if keep_hands:
-            report.hands.append(verdict)
-        report.hand_lines.append(record.start.span.line)
-        pending.extend(verdict.diagnostics)
-        flush()
-        if sources is not None:
-            sources.release(record.start.span.line)
-        if on_hand is not None:
-            on_hand(verdict, report.hand_lines[-1])
-    flush()
-    return report
 
 
 def _keep_tag(tags: list[Tag], tag: Tag) -> None:
