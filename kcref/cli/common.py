@@ -14,12 +14,10 @@ if TYPE_CHECKING:
 
 
 class Failed(click.ClickException):
-    """The command cannot go on; its message, already worded (and printable), goes to standard
-    error as it is, and the command exits with ``status`` (by default a usage error)."""
+    """The command cannot go on (a usage error, or a file that cannot be read or written); its
+    message, already worded (and printable), goes to standard error as it is."""
 
-    def __init__(self, message: str, status: ExitStatus = ExitStatus.USAGE) -> None:
-        super().__init__(message)
-        self.exit_code = status
+    exit_code = ExitStatus.USAGE
 
     def show(self, file: IO[str] | None = None) -> None:
         click.echo(self.message, file=file, err=True)

@@ -63,7 +63,7 @@ class RegistryChoice(click.Choice[str]):
         self.case_sensitive = case_sensitive
 
     @property
-    def choices(self) -> Sequence[str]:
+    def choices(self) -> tuple[str, ...]:
         return tuple(entry.name for entry in self.load())
 
     @choices.setter
