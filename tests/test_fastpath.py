@@ -171,6 +171,8 @@ TRICKY = [
     "blocKed: pass", "P1: K♠\ufe0f\ufe0f->NE", "P1: 8H\ufe0f->N", "Mary  Jo: pass", "P1: 8H->N;", "P1: ;",
     "deal Ann: 3H7C", "layout N:5D E:JS # c", "hand 2 dealer Mary Jo # x", "reveal Bob: 3C\t9D", "#x\r",
     "score Ann 12 # a: b", "pot 3#x:y", "Pot: pass", "chips Ann 3,Bob:4",
+    '[Event"a"]', '[ Event\t"a#b" ]#c', '[Event "a\\"b"]', '[Event "a"]x', '[Event "a"] ]', '[1x "a"]',
+    '[Event "a\r"]', '[Event "é ♠"]  # ok',
 ]
 
 
@@ -203,7 +205,8 @@ def test_fast_paths_take_the_common_lines() -> None:
     for line in turns:
         assert fast_turn(line, PATH, LINENO) is not None, line
     others = ("hand 12 dealer Mary Jo", "hand", "deal Ann: 3H 7C QS 2D 9H 4S 5C", "reveal Bob: 9C # r",
-              "layout N:5D E:JS S:KH W:2C NE:KC", "blocked", "# a comment")
+              "layout N:5D E:JS S:KH W:2C NE:KC", "blocked", "# a comment", '[Players "Ann, Bob"]',
+              '[Event "a#b"] # c')
     for line in turns + others:
         fast = fast_line(line, PATH, LINENO)
         assert fast is not None, line

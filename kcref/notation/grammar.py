@@ -1,9 +1,11 @@
 """The pyparsing grammar of one log line: the normative implementation of grammar/log.ebnf.
 
-This module imports nothing else from kcref. Its productions carry names (``set_name``) so
-that a failure says what was expected, and commit with ``-`` after a keyword or an arrow so
-that the error column lands on the real fault. Every token is returned as a ``Tok`` holding its
-kind, its 0-based offset in the line and its text; the reader turns them into events.
+This module imports nothing from kcref but its lexical rules (:mod:`kcref.notation.lexicon`),
+and costs tens of milliseconds to import: the reader imports it only when a line needs it. Its
+productions carry names (``set_name``) so that a failure says what was expected, and commit with
+``-`` after a keyword or an arrow so that the error column lands on the real fault. Every token
+is returned as a ``Tok`` holding its kind, its 0-based offset in the line and its text; the
+reader turns them into events.
 
 A log is read line by line: ``parse_line`` takes one line without its line end.
 """
@@ -15,25 +17,23 @@ from typing import NamedTuple
 
 import pyparsing as pp
 
+# The lexical rules, re-exported: grammar.CARD_RE is the lexicon's.
+from .lexicon import AMOUNT_RE as AMOUNT_RE
+from .lexicon import ARROW_RE as ARROW_RE
+from .lexicon import ASSERTION_WORDS as ASSERTION_WORDS
+from .lexicon import CARD_RE as CARD_RE
+from .lexicon import KEYWORDS as KEYWORDS
+from .lexicon import NAME_RE as NAME_RE
+from .lexicon import NAME_WORD_RE as NAME_WORD_RE
+from .lexicon import PILE_RE as PILE_RE
+from .lexicon import PLAYER_ASSERTION_WORDS as PLAYER_ASSERTION_WORDS
+from .lexicon import RANK_RE as RANK_RE
+from .lexicon import SUIT_RE as SUIT_RE
+
 BLANKS = " \t"
 """Lines are read one at a time: whitespace between tokens is spaces and tabs only. It is set on
 each element (by ``_blanks``, at the end of this module), never as pyparsing's process-wide
 default, so that importing kcref changes no other grammar in the program."""
-
-# --- lexical productions (kept in step with kcref.model.cards by a test) ---------------------------
-RANK_RE = r"(?:10|[2-9AaTtJjQqKk])"
-SUIT_RE = r"(?:[SHDCshdc]|[♠♥♦♣♤♡♢♧]\ufe0f?)"
-CARD_RE = RANK_RE + SUIT_RE + r"(?![\w\ufe0f])"
-PILE_RE = r"(?:[Nn][EeWw]?|[Ss][EeWw]?|[Ee]|[Ww])(?!\w)"
-NAME_WORD_RE = r"[\w'.\-]+"
-NAME_RE = NAME_WORD_RE + r"(?: " + NAME_WORD_RE + r")*"
-ARROW_RE = r"(?:->|→)"
-KEYWORDS = ("hand", "dealer", "deal", "layout", "draw", "pass", "blocked", "reveal")
-PLAYER_ASSERTION_WORDS = ("score", "chips", "paid")
-ASSERTION_WORDS = (*PLAYER_ASSERTION_WORDS, "pot")
-"""The words that start an assertion line. They are not reserved: a line whose first name is
-followed by ':' is a turn, so a player may be called Pot (``Pot: pass``)."""
-AMOUNT_RE = r"-?\d{1,9}(?!\w)"  # bounded like a hand number
 
 
 class Tok(NamedTuple):

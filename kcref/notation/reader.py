@@ -3,10 +3,11 @@
 Lines are read one at a time (bytes are cut into lines by :mod:`kcref.notation.textlines`,
 syntax errors are put in words by :mod:`kcref.notation.syntax_errors`), so a log of any size
 streams through in constant memory. Each line is parsed by the normative pyparsing grammar
-(:mod:`kcref.notation.grammar`), except that turn lines, the bulk of any log, first go through a
-fast path built from the same token definitions: it either produces exactly the events the
-grammar would, or declines and leaves the line to the grammar (a property test holds the two
-to that).
+(:mod:`kcref.notation.grammar`), except that the common lines, the bulk of any log, first go
+through a fast path built from the same token definitions (:mod:`kcref.notation.lexicon`): it
+either produces exactly the event the grammar would, or declines and leaves the line to the
+grammar (a property test holds the two to that). The grammar, pyparsing and the syntax error
+messages are imported only when a line needs them: most logs never do.
 """
 
 from __future__ import annotations
@@ -15,9 +16,7 @@ import functools
 import re
 import sys
 from collections.abc import Callable, Iterable, Iterator
-from typing import Any, BinaryIO, NamedTuple
-
-import pyparsing as pp
+from typing import TYPE_CHECKING, Any, BinaryIO, NamedTuple
 
 from ..files.discover import cannot_read
 from ..model.cards import Card, Pile, parse_card, parse_pile
@@ -43,10 +42,14 @@ from ..model.events import (
     Tag,
     Turn,
 )
-from . import grammar
+from . import lexicon
 from .sourcelines import SourceLines
-from .syntax_errors import syntax_diagnostic
 from .textlines import text_lines
+
+if TYPE_CHECKING:
+    import pyparsing as pp
+
+    from . import grammar
 
 Item = Event | Diagnostic
 BOM = "\ufeff"
@@ -54,14 +57,14 @@ BOM = "\ufeff"
 
 # --- the fast path for turn lines ------------------------------------------------------------
 
-_NAME = re.compile(grammar.NAME_RE)
+_NAME = re.compile(lexicon.NAME_RE)
 _ACTION = re.compile(
-    rf"(?:(?P<card>{grammar.CARD_RE})|(?P<src>{grammar.PILE_RE}))[ \t]*{grammar.ARROW_RE}[ \t]*"
-    rf"(?P<dst>{grammar.PILE_RE})"
-    rf"|(?P<draw>[Dd][Rr][Aa][Ww])(?:[ \t]+(?P<drawn>{grammar.CARD_RE}))?"
+    rf"(?:(?P<card>{lexicon.CARD_RE})|(?P<src>{lexicon.PILE_RE}))[ \t]*{lexicon.ARROW_RE}[ \t]*"
+    rf"(?P<dst>{lexicon.PILE_RE})"
+    rf"|(?P<draw>[Dd][Rr][Aa][Ww])(?:[ \t]+(?P<drawn>{lexicon.CARD_RE}))?"
     rf"|(?P<pass>[Pp][Aa][Ss][Ss])"
 )
-_KEYWORDS = frozenset(grammar.KEYWORDS)
+_KEYWORDS = frozenset(lexicon.KEYWORDS)
 _action_cache: dict[str, Action | None] = {}
 _name_cache: dict[str, str | None] = {}
 
@@ -155,60 +158,92 @@ def _ci(word: str) -> str:
 
 
 _TAIL = r"[ \t]*(?P<comment>#.*)?"
-_CARDS = rf"(?P<cards>{grammar.CARD_RE}(?:[ \t]+{grammar.CARD_RE})*)"
+_CARDS = rf"(?P<cards>{lexicon.CARD_RE}(?:[ \t]+{lexicon.CARD_RE})*)"
 _FAST_HAND = re.compile(
-    rf"{_ci('hand')}(?:[ \t]+(?P<number>\d{{1,9}}))?(?:[ \t]+{_ci('dealer')}[ \t]+(?P<dealer>{grammar.NAME_RE}))?"
+    rf"{_ci('hand')}(?:[ \t]+(?P<number>\d{{1,9}}))?(?:[ \t]+{_ci('dealer')}[ \t]+(?P<dealer>{lexicon.NAME_RE}))?"
     rf"(?![\w'.\-]){_TAIL}"
 )
 _FAST_CARDS_LINE = re.compile(
-    rf"(?P<kw>{_ci('deal')}|{_ci('reveal')})[ \t]+(?P<name>{grammar.NAME_RE})[ \t]*:[ \t]*{_CARDS}{_TAIL}"
+    rf"(?P<kw>{_ci('deal')}|{_ci('reveal')})[ \t]+(?P<name>{lexicon.NAME_RE})[ \t]*:[ \t]*{_CARDS}{_TAIL}"
 )
-_ENTRY = re.compile(rf"(?P<pile>{grammar.PILE_RE})[ \t]*:[ \t]*(?P<card>{grammar.CARD_RE})")
+_ENTRY = re.compile(rf"(?P<pile>{lexicon.PILE_RE})[ \t]*:[ \t]*(?P<card>{lexicon.CARD_RE})")
 _FAST_LAYOUT = re.compile(
-    rf"{_ci('layout')}(?P<entries>(?:[ \t]+{grammar.PILE_RE}[ \t]*:[ \t]*{grammar.CARD_RE})+){_TAIL}"
+    rf"{_ci('layout')}(?P<entries>(?:[ \t]+{lexicon.PILE_RE}[ \t]*:[ \t]*{lexicon.CARD_RE})+){_TAIL}"
 )
 _FAST_BLOCKED = re.compile(rf"{_ci('blocked')}(?![\w'.\-]){_TAIL}")
-_CARD_TOKEN = re.compile(grammar.CARD_RE)
+# A tag whose value holds no backslash (an escape is left to the grammar's QuotedString).
+_FAST_TAG = re.compile(rf'\[[ \t]*(?P<name>[A-Za-z][A-Za-z0-9_]*)[ \t]*"(?P<value>[^"\\\r\n]*)"[ \t]*\]{_TAIL}')
+_CARD_TOKEN = re.compile(lexicon.CARD_RE)
 
 
 def _comment(m: re.Match[str]) -> str:
     return (m["comment"] or "").rstrip()
 
 
+def _fast_hand(line: str, path: str, lineno: int) -> Event | None:
+    m = _FAST_HAND.fullmatch(line)
+    if m is None:
+        return None
+    number = int(m["number"]) if m["number"] else None
+    return HandStart(number, m["dealer"], Span(path, lineno, 1), _comment(m),
+                     m.start("dealer") + 1 if m["dealer"] else 0)
+
+
+def _fast_cards_line(line: str, path: str, lineno: int) -> Event | None:
+    m = _FAST_CARDS_LINE.fullmatch(line)
+    if m is None:
+        return None
+    start = m.start("cards")
+    toks = list(_CARD_TOKEN.finditer(m["cards"]))
+    cls = Deal if m["kw"][0] in "Dd" else Reveal
+    return cls(m["name"], tuple(parse_card(t.group()) for t in toks), Span(path, lineno, 1),
+               _comment(m), tuple(start + t.start() + 1 for t in toks), m.start("name") + 1)
+
+
+def _fast_layout(line: str, path: str, lineno: int) -> Event | None:
+    m = _FAST_LAYOUT.fullmatch(line)
+    if m is None:
+        return None
+    start = m.start("entries")
+    entries = list(_ENTRY.finditer(m["entries"]))
+    return Layout(tuple((parse_pile(e["pile"]), parse_card(e["card"])) for e in entries),
+                  Span(path, lineno, 1), _comment(m), tuple(start + e.start() + 1 for e in entries))
+
+
+def _fast_blocked(line: str, path: str, lineno: int) -> Event | None:
+    m = _FAST_BLOCKED.fullmatch(line)
+    return None if m is None else Blocked(Span(path, lineno, 1), _comment(m))
+
+
+def _fast_comment(line: str, path: str, lineno: int) -> Event | None:
+    return Comment(line.rstrip(), Span(path, lineno, 1))
+
+
+def _fast_tag(line: str, path: str, lineno: int) -> Event | None:
+    m = _FAST_TAG.fullmatch(line)
+    return None if m is None else Tag(m["name"], m["value"], Span(path, lineno, 1), _comment(m))
+
+
+_BY_FIRST: dict[str, Callable[[str, str, int], Event | None]] = {
+    **dict.fromkeys("Hh", _fast_hand), **dict.fromkeys("DdRr", _fast_cards_line),
+    **dict.fromkeys("Ll", _fast_layout), **dict.fromkeys("Bb", _fast_blocked), "#": _fast_comment, "[": _fast_tag,
+}
+"""The fast reader of the lines a first character may start; a turn line may start with any
+of these letters too (``Dee: pass``)."""
+
+
 def fast_line(line: str, path: str, lineno: int) -> Event | None:
     """Read a well-formed line of the common kinds quickly; None means "ask the grammar".
 
-    Lines starting with blanks, tags and anything unusual are left to the grammar.
+    Lines starting with blanks and anything unusual are left to the grammar.
     """
     first = line[:1]
-    if first in "Hh":
-        m = _FAST_HAND.fullmatch(line)
-        if m is not None:
-            number = int(m["number"]) if m["number"] else None
-            return HandStart(number, m["dealer"], Span(path, lineno, 1), _comment(m),
-                             m.start("dealer") + 1 if m["dealer"] else 0)
-    elif first in "DdRr":
-        m = _FAST_CARDS_LINE.fullmatch(line)
-        if m is not None:
-            start = m.start("cards")
-            toks = list(_CARD_TOKEN.finditer(m["cards"]))
-            cls = Deal if m["kw"][0] in "Dd" else Reveal
-            return cls(m["name"], tuple(parse_card(t.group()) for t in toks), Span(path, lineno, 1),
-                       _comment(m), tuple(start + t.start() + 1 for t in toks), m.start("name") + 1)
-    elif first in "Ll":
-        m = _FAST_LAYOUT.fullmatch(line)
-        if m is not None:
-            start = m.start("entries")
-            entries = list(_ENTRY.finditer(m["entries"]))
-            return Layout(tuple((parse_pile(e["pile"]), parse_card(e["card"])) for e in entries),
-                          Span(path, lineno, 1), _comment(m), tuple(start + e.start() + 1 for e in entries))
-    elif first in "Bb":
-        m = _FAST_BLOCKED.fullmatch(line)
-        if m is not None:
-            return Blocked(Span(path, lineno, 1), _comment(m))
-    elif first == "#":
-        return Comment(line.rstrip(), Span(path, lineno, 1))
-    if first in "[ \t" or ":" not in line:
+    read = _BY_FIRST.get(first)
+    if read is not None:
+        event = read(line, path, lineno)
+        if event is not None or first in "#[":
+            return event
+    if first in " \t" or ":" not in line:
         return None
     return fast_turn(line, path, lineno)
 
@@ -224,21 +259,24 @@ def _pile(tok: grammar.Tok) -> Pile:
     return parse_pile(tok.text)
 
 
-_ACTIONS: dict[grammar.ActKind, Callable[[tuple[grammar.Tok, ...]], Action]] = {
-    grammar.ActKind.PLAY: lambda toks: PlayCard(_card(toks[0]), _pile(toks[1])),
-    grammar.ActKind.MOVE: lambda toks: MovePile(_pile(toks[0]), _pile(toks[1])),
-    grammar.ActKind.DRAW: lambda toks: Draw(_card(toks[1]) if len(toks) > 1 else None),
-    grammar.ActKind.PASS: lambda toks: PASS,
+_ACTIONS: dict[str, Callable[[tuple[grammar.Tok, ...]], Action]] = {
+    "play": lambda toks: PlayCard(_card(toks[0]), _pile(toks[1])),
+    "move": lambda toks: MovePile(_pile(toks[0]), _pile(toks[1])),
+    "draw": lambda toks: Draw(_card(toks[1]) if len(toks) > 1 else None),
+    "pass": lambda toks: PASS,
 }
+"""By the value of the grammar's ActKind (the grammar is not imported until a line needs it)."""
 
 
 def _action(act: grammar.Act) -> tuple[Action, int]:
     """An action and its 0-based offset in the line."""
-    return _ACTIONS[act.kind](act.toks), act.toks[0].loc
+    return _ACTIONS[act.kind.value](act.toks), act.toks[0].loc
 
 
 def _event(result: pp.ParseResults, path: str, lineno: int, comment: str) -> Event | None:
     """Turn one line's parse result into its event (None for a line with no statement)."""
+    from . import grammar
+
     if not result or isinstance(result[0], grammar.Tok):
         return None
     stmt = result[0]
@@ -255,6 +293,8 @@ def _tag(stmt: pp.ParseResults, toks: list[Any], span: Span, comment: str) -> Ev
 
 
 def _hand(stmt: Any, toks: list[Any], span: Span, comment: str) -> Event:
+    from . import grammar
+
     number = next((int(t.text) for t in toks[1:] if isinstance(t, grammar.Tok)), None)
     dealer_group = stmt.get("dealer")
     dealer_tok = dealer_group[1] if dealer_group is not None else None
@@ -316,6 +356,11 @@ def parse_line(line: str, path: str = "<string>", lineno: int = 1) -> Event | Di
         short = _shortened(line)
         if short is not None:
             return _parse_shortened(line, short, path, lineno)
+    import pyparsing as pp
+
+    from . import grammar
+    from .syntax_errors import syntax_diagnostic
+
     try:
         result = grammar.parse_line(line)
     except pp.ParseBaseException as exc:
@@ -324,6 +369,8 @@ def parse_line(line: str, path: str = "<string>", lineno: int = 1) -> Event | Di
 
 
 def _line_event(result: pp.ParseResults, path: str, lineno: int) -> Event | None:
+    from . import grammar
+
     comment = ""
     last = result[-1] if result else None
     if isinstance(last, grammar.Tok) and last.kind == "comment":
@@ -405,6 +452,11 @@ def _unshorten(loc: int, cuts: tuple[tuple[int, int], ...]) -> int:
 
 
 def _parse_shortened(line: str, short: _Short, path: str, lineno: int) -> Event | Diagnostic | None:
+    import pyparsing as pp
+
+    from . import grammar
+    from .syntax_errors import syntax_diagnostic
+
     try:
         result = grammar.parse_line(short.text)
     except pp.ParseBaseException as exc:

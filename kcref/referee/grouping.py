@@ -25,7 +25,7 @@ from ..model.options import (
     resolve,
 )
 from ..model.words import did_you_mean, plural
-from ..notation.grammar import KEYWORDS, NAME_RE
+from ..notation.lexicon import KEYWORDS, NAME_RE
 from ..notation.reader import Item
 
 NAME = re.compile(NAME_RE)
