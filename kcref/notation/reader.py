@@ -16,6 +16,7 @@ import functools
 import re
 import sys
 from collections.abc import Callable, Iterable, Iterator
+from itertools import accumulate
 from typing import TYPE_CHECKING, Any, BinaryIO, NamedTuple
 
 from ..files.discover import cannot_read
@@ -41,6 +42,7 @@ from ..model.events import (
     Span,
     Tag,
     Turn,
+    read_turn,
 )
 from . import lexicon
 from .sourcelines import SourceLines
@@ -105,16 +107,26 @@ def _fast_name(head: str) -> str | None:
     return result
 
 
-_piece_cache: dict[str, tuple[Action, int]] = {}
+class _Piece(NamedTuple):
+    """A well-formed piece of a turn line (the text between two ';'), read once."""
+
+    action: Action
+    blanks: int
+    """The blanks before the action."""
+    drawn: bool
+    """The action is a written draw (``draw CARD``)."""
 
 
-def _fast_piece(piece: str) -> tuple[Action, int] | None:
-    """A piece of a turn line between ';' as (action, blanks before it), or None to decline."""
+_piece_cache: dict[str, _Piece] = {}
+
+
+def _fast_piece(piece: str) -> _Piece | None:
+    """A piece of a turn line between ';' read, or None to decline."""
     text = piece.strip(" \t")
     action = _fast_action(text) if text else None
     if action is None:
         return None
-    hit = (action, len(piece) - len(piece.lstrip(" \t")))
+    hit = _Piece(action, len(piece) - len(piece.lstrip(" \t")), type(action) is Draw and action.card is not None)
     if len(_piece_cache) < 100_000:
         _piece_cache[piece] = hit
     return hit
@@ -138,18 +150,20 @@ def fast_turn(line: str, path: str, lineno: int) -> Turn | None:
         pieces.pop()  # one trailing ';' is allowed
     actions: list[Action] = []
     cols: list[int] = []
+    draws: tuple[int, ...] = ()
     offset = len(head) + 2  # 1-based column of the first character after ':'
     get = _piece_cache.get
     for piece in pieces:
-        hit = get(piece)
+        hit = get(piece) or _fast_piece(piece)
         if hit is None:
-            hit = _fast_piece(piece)
-            if hit is None:
-                return None
-        actions.append(hit[0])
-        cols.append(offset + hit[1])
+            return None
+        action, blanks, drawn = hit
+        if drawn:
+            draws += (len(actions),)
+        actions.append(action)
+        cols.append(offset + blanks)
         offset += len(piece) + 1
-    return Turn(player, tuple(actions), Span(path, lineno, 1), comment, tuple(cols))
+    return read_turn(player, tuple(actions), Span(path, lineno, 1), comment, tuple(cols), draws)
 
 
 def _ci(word: str) -> str:
@@ -193,21 +207,41 @@ def _fast_cards_line(line: str, path: str, lineno: int) -> Event | None:
     m = _FAST_CARDS_LINE.fullmatch(line)
     if m is None:
         return None
-    start = m.start("cards")
-    toks = list(_CARD_TOKEN.finditer(m["cards"]))
+    text, at = m["cards"], m.start("cards") + 1
+    words = text.split(" ")
+    if "" in words or "\t" in text:  # not one space between cards: ask the regex where each stands
+        toks = list(_CARD_TOKEN.finditer(text))
+        cards, cols = tuple(parse_card(t.group()) for t in toks), tuple(at + t.start() for t in toks)
+    else:
+        cards, cols = tuple(map(parse_card, words)), _spaced_cols(words, at)
     cls = Deal if m["kw"][0] in "Dd" else Reveal
-    return cls(m["name"], tuple(parse_card(t.group()) for t in toks), Span(path, lineno, 1),
-               _comment(m), tuple(start + t.start() + 1 for t in toks), m.start("name") + 1)
+    return cls(m["name"], cards, Span(path, lineno, 1), _comment(m), cols, m.start("name") + 1)
+
+
+def _spaced_cols(words: list[str], at: int) -> tuple[int, ...]:
+    """The columns of ``words`` written one space apart from column ``at`` on."""
+    del words[-1]
+    return tuple(accumulate(map(_PLUS_ONE, map(len, words)), initial=at))
+
+
+_PLUS_ONE = (1).__add__
+"""A word and the space after it, without a Python call per word."""
 
 
 def _fast_layout(line: str, path: str, lineno: int) -> Event | None:
     m = _FAST_LAYOUT.fullmatch(line)
     if m is None:
         return None
-    start = m.start("entries")
-    entries = list(_ENTRY.finditer(m["entries"]))
-    return Layout(tuple((parse_pile(e["pile"]), parse_card(e["card"])) for e in entries),
-                  Span(path, lineno, 1), _comment(m), tuple(start + e.start() + 1 for e in entries))
+    text, at = m["entries"], m.start("entries") + 1
+    if "\t" in text or "  " in text or " :" in text or ": " in text:  # ask the regex where each stands
+        entries = list(_ENTRY.finditer(text))
+        piles = tuple((parse_pile(e["pile"]), parse_card(e["card"])) for e in entries)
+        cols = tuple(at + e.start() for e in entries)
+    else:  # " N:QS E:3D S:QD W:JC"
+        words = text[1:].split(" ")
+        piles = tuple((parse_pile(p), parse_card(c)) for p, c in (w.split(":") for w in words))
+        cols = _spaced_cols(words, at + 1)
+    return Layout(piles, Span(path, lineno, 1), _comment(m), cols)
 
 
 def _fast_blocked(line: str, path: str, lineno: int) -> Event | None:

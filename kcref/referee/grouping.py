@@ -15,7 +15,7 @@ from typing import Any, NamedTuple
 from ..model.clip import clip
 from ..model.codes import UNREADABLE
 from ..model.diagnostics import Diagnostic, diagnostic
-from ..model.events import TRIVIA, Event, HandStart, Span, Tag
+from ..model.events import TRIVIA, Event, HandStart, Span, Tag, Turn
 from ..model.options import (
     DEFAULT_PRESET,
     OPTION_TAGS_BY_NAME,
@@ -273,7 +273,13 @@ class _Grouping:
     def run(self, items: Iterable[Item]) -> _Found:
         handlers, hand_line = self.handlers, self.hand_line
         for item in items:
-            yield from handlers.get(type(item), hand_line)(item)
+            handler = handlers.get(type(item))
+            if handler is None:  # a line of a hand, the bulk of a log: no generator per line
+                found = hand_line(item)  # type: ignore[arg-type]
+                if found is not None:
+                    yield found
+            else:
+                yield from handler(item)
         done = self.flush()
         if done is not None:
             yield done
@@ -341,21 +347,27 @@ class _Grouping:
                              f"as written")
         self.dealer = found
 
-    def hand_line(self, item: Event) -> _Found:
+    def hand_line(self, item: Event) -> Diagnostic | None:
         """A line of a hand (deal, layout, turn...): kept, up to MAX_HAND_ITEMS."""
-        if self.current is None:
-            yield diagnostic(self.path, item.span.line, item.span.col, "KC207",
-                             f"this {_kind(item)} line stands before the first 'hand' line")
-            return
-        if self.size >= MAX_HAND_ITEMS:
-            return
-        self.size += 1 + len(getattr(item, "actions", ()))
+        size = self.size
+        if size >= MAX_HAND_ITEMS or self.current is None:
+            return self.not_kept(item)
+        size += 1 + len(item.actions) if type(item) is Turn else 1
+        self.size = size
         self.events.append(item)
-        if self.size >= MAX_HAND_ITEMS:
-            self.cut = self.cut or Cut(item.span.line, 1, "KC505")
-            yield diagnostic(self.path, item.span.line, 1, "KC505",
-                             f"this hand is too long to referee: it is not refereed past line "
-                             f"{item.span.line} (more than {MAX_HAND_ITEMS:,} lines and actions)")
+        if size < MAX_HAND_ITEMS:
+            return None
+        self.cut = self.cut or Cut(item.span.line, 1, "KC505")
+        return diagnostic(self.path, item.span.line, 1, "KC505",
+                          f"this hand is too long to referee: it is not refereed past line "
+                          f"{item.span.line} (more than {MAX_HAND_ITEMS:,} lines and actions)")
+
+    def not_kept(self, item: Event) -> Diagnostic | None:
+        """A line of a hand past MAX_HAND_ITEMS (nothing to say), or before any hand (KC207)."""
+        if self.current is not None:
+            return None
+        return diagnostic(self.path, item.span.line, item.span.col, "KC207",
+                          f"this {_kind(item)} line stands before the first 'hand' line")
 
 
 def _dealer(start: HandStart, players: tuple[str, ...], previous: int | None, path: str) -> int | Diagnostic | None:

@@ -7,9 +7,9 @@ from typing import Any
 
 from ..model.cards import FOUNDATIONS, HAND_SIZE, Card
 from ..model.diagnostics import Diagnostic, diagnostic
-from ..model.events import Blocked, Deal, Draw, Layout, Reveal, Span, Tag, Turn
+from ..model.events import Blocked, Deal, Layout, Reveal, Span, Tag, Turn
 from ..notation.reader import Item
-from .grouping import Cut, HandRecord, iter_hands, unknown_player
+from .grouping import Cut, HandRecord, iter_hands, resolve_player, unknown_player
 
 PLAY_LINES: dict[type, str] = {Turn: "a turn", Reveal: "a reveal", Blocked: "a blocked line"}
 """The lines that need the layout on the table, as a message names them."""
@@ -49,13 +49,16 @@ def _problems(record: HandRecord, previous_number: int | None) -> Iterator[Diagn
 
 
 class _SetUp:
-    """What a hand's lines have shown of its set-up so far: one handler per kind of line."""
+    """What a hand's lines have shown of its set-up so far: one handler per kind of line.
+
+    Handlers add diagnostics to ``out`` (most lines have none: no generator per line)."""
 
     def __init__(self, record: HandRecord) -> None:
         self.record = record
         self.path = record.path
+        self.out: list[Diagnostic] = []
         self.seen: dict[Card, tuple[int | None, str, int]] = {}
-        """card -> (seat or None, how it was first seen, line); the words are built only for a message."""
+        """card -> (seat or None, how it was first seen, line); see :meth:`first_seen` for words."""
         self.dealt: dict[int, Span] = {}
         self.layouts = 0
         self.turned = False
@@ -68,81 +71,93 @@ class _SetUp:
     def who(self) -> str:
         return self.record.players[self.seat]
 
-    def run(self) -> Iterator[Diagnostic]:
+    def run(self) -> list[Diagnostic]:
+        out, players, handlers = self.out, self.record.players, _HANDLERS
         for event in self.record.events:
-            if isinstance(event, (Deal, Turn, Reveal)):
-                found = self.record.seat(event.player)
+            kind = type(event)
+            if kind is Turn or kind is Deal or kind is Reveal:
+                ref = event.player  # type: ignore[union-attr]
+                found = players.index(ref) if ref in players else resolve_player(ref, players)
                 if found is None:
-                    yield self.unknown(event)
+                    out.append(self.unknown(event))  # type: ignore[arg-type]
                     continue
                 self.seat = found
-            if self.layouts == 0 and not self.turned and type(event) in PLAY_LINES:
+            if self.layouts == 0 and not self.turned and kind in PLAY_LINES:
                 self.early = True
                 at = event.span
-                yield diagnostic(self.path, at.line, at.col, "KC212", f"{PLAY_LINES[type(event)]} before the "
-                                 "hand's layout: write 'layout N:CARD E:CARD S:CARD W:CARD' first")
-            handler = _HANDLERS.get(type(event))
+                out.append(diagnostic(self.path, at.line, at.col, "KC212", f"{PLAY_LINES[kind]} before the "
+                                      "hand's layout: write 'layout N:CARD E:CARD S:CARD W:CARD' first"))
+            handler = handlers.get(kind)
             if handler is not None:
-                yield from handler(self, event)
+                handler(self, event)
         if self.layouts == 0 and not self.early:
             at = self.record.start.span
-            yield diagnostic(self.path, at.line, at.col, "KC215", "this hand has no layout")
+            out.append(diagnostic(self.path, at.line, at.col, "KC215", "this hand has no layout"))
+        return out
 
-    def see(self, card: Card, what: str, line: int, col: int, seat: int | None,
-            reveal: bool = False) -> Iterator[Diagnostic]:
-        """KC210 when ``card`` was seen before in this hand (``what`` says how it is seen now)."""
+    def see(self, card: Card, what: str, line: int, col: int, seat: int | None, reveal: bool = False) -> None:
+        """KC210 when ``card`` was seen before in this hand (``what`` says how it is seen now:
+        ``dealt``, ``layout PILE``, ``drawn`` or ``revealed``)."""
         first = self.seen.get(card)
         if first is None:
             self.seen[card] = (seat, what, line)
         # A reveal shows cards its player still holds: some may be ones they were dealt or drew.
         elif not (reveal and first[0] == seat):
-            yield diagnostic(self.path, line, col, "KC210",
-                             f"{card} appears twice in this hand: it was already {first[1]} at line {first[2]}")
+            self.out.append(diagnostic(self.path, line, col, "KC210", f"{card} appears twice in this hand: it was "
+                                       f"already {self.first_seen(first)} at line {first[2]}"))
 
-    def deal(self, event: Deal) -> Iterator[Diagnostic]:
-        at = event.span
+    def first_seen(self, first: tuple[int | None, str, int]) -> str:
+        """How a card was first seen, in words: 'dealt to Ann', 'in the layout at N'..."""
+        seat, what, _ = first
+        how, _, pile = what.partition(" ")
+        if how == "layout":
+            return f"in the layout at {pile}"
+        return f"{how} {'to' if how == 'dealt' else 'by'} {self.record.players[seat]}"  # type: ignore[index]
+
+    def deal(self, event: Deal) -> None:
+        at, out = event.span, self.out
         if self.turned:
-            yield diagnostic(self.path, at.line, at.col, "KC213", "a deal line cannot follow the hand's first turn")
+            out.append(diagnostic(self.path, at.line, at.col, "KC213",
+                                  "a deal line cannot follow the hand's first turn"))
         if self.seat in self.dealt:
-            yield diagnostic(self.path, at.line, at.col, "KC209",
-                             f"{self.who}'s deal is already recorded at line {self.dealt[self.seat].line}")
+            out.append(diagnostic(self.path, at.line, at.col, "KC209",
+                                  f"{self.who}'s deal is already recorded at line {self.dealt[self.seat].line}"))
         self.dealt[self.seat] = at
         if len(event.cards) != HAND_SIZE:
             col = event.cols[HAND_SIZE] if len(event.cards) > HAND_SIZE else at.col
-            yield diagnostic(self.path, at.line, col, "KC208",
-                             f"{self.who} is dealt {len(event.cards)} cards; a deal is exactly {HAND_SIZE}")
-        what = f"dealt to {self.who}"
+            out.append(diagnostic(self.path, at.line, col, "KC208",
+                                  f"{self.who} is dealt {len(event.cards)} cards; a deal is exactly {HAND_SIZE}"))
         for card, col in zip(event.cards, event.cols or [at.col] * len(event.cards)):
-            yield from self.see(card, what, at.line, col, self.seat)
+            self.see(card, "dealt", at.line, col, self.seat)
 
-    def layout(self, event: Layout) -> Iterator[Diagnostic]:
-        at = event.span
+    def layout(self, event: Layout) -> None:
+        at, out = event.span, self.out
         if self.turned:
-            yield diagnostic(self.path, at.line, at.col, "KC213", "the layout cannot follow the hand's first turn")
+            out.append(diagnostic(self.path, at.line, at.col, "KC213",
+                                  "the layout cannot follow the hand's first turn"))
         self.layouts += 1
         if self.layouts == 2:
-            yield diagnostic(self.path, at.line, at.col, "KC212", "this hand already has a layout")
+            out.append(diagnostic(self.path, at.line, at.col, "KC212", "this hand already has a layout"))
         problem = _layout_piles_problem(event)
         if problem:
-            yield diagnostic(self.path, at.line, at.col, "KC211",
-                             f"the layout must name N, E, S and W once each ({problem})")
+            out.append(diagnostic(self.path, at.line, at.col, "KC211",
+                                  f"the layout must name N, E, S and W once each ({problem})"))
         for (pile, card), col in zip(event.piles, event.cols or [at.col] * len(event.piles)):
-            yield from self.see(card, f"in the layout at {pile}", at.line, col, None)
+            self.see(card, f"layout {pile}", at.line, col, None)
 
-    def turn(self, event: Turn) -> Iterator[Diagnostic]:
+    def turn(self, event: Turn) -> None:
         self.turned = True
-        for action, col in zip(event.actions, event.cols):
-            if type(action) is Draw and action.card is not None:
-                yield from self.see(action.card, f"drawn by {self.who}", event.span.line, col, self.seat)
+        for at in event.draws:
+            card: Card = event.actions[at].card  # type: ignore[union-attr,assignment]
+            self.see(card, "drawn", event.span.line, event.cols[at], self.seat)
 
-    def reveal(self, event: Reveal) -> Iterator[Diagnostic]:
+    def reveal(self, event: Reveal) -> None:
         at = event.span
         for card, col in zip(event.cards, event.cols or [at.col] * len(event.cards)):
-            yield from self.see(card, f"revealed by {self.who}", at.line, col, self.seat, reveal=True)
+            self.see(card, "revealed", at.line, col, self.seat, reveal=True)
 
-    def blocked(self, event: Blocked) -> Iterator[Diagnostic]:
+    def blocked(self, event: Blocked) -> None:
         self.turned = True
-        yield from ()
 
     def unknown(self, event: Deal | Turn | Reveal) -> Diagnostic:
         """KC205 for the player of a line, at the player's name where the line says where it is."""
@@ -151,7 +166,7 @@ class _SetUp:
         return unknown_player(event.player, self.record.players, Span(at.path, at.line, col))
 
 
-_HANDLERS: dict[type, Callable[[_SetUp, Any], Iterator[Diagnostic]]] = {
+_HANDLERS: dict[type, Callable[[_SetUp, Any], None]] = {
     Deal: _SetUp.deal, Layout: _SetUp.layout, Turn: _SetUp.turn, Reveal: _SetUp.reveal, Blocked: _SetUp.blocked,
 }
 
