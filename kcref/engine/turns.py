@@ -28,7 +28,6 @@ from .faults import (
 )
 from .moves import (
     CORNER_SET,
-    FITS,
     KING,
     card_plays,
     first_play,
@@ -221,7 +220,8 @@ def play_turn(t: Table, seat: int, actions: Sequence[Action]) -> None:
     """A whole turn line: :func:`begin_turn` for ``seat``, :func:`apply` each action in order,
     then :func:`end_turn`. When an :class:`IllegalAction` is raised, ``t.step`` is the index of
     the action refused (``len(actions)`` for a fault found at the end of the turn)."""
-    begin_turn(t, seat)
+    if t.winner is not None or t.blocked or seat != t.player:
+        begin_turn(t, seat)  # refuses the turn
     handlers = _HANDLERS
     for action in actions:
         handler = handlers.get(type(action))
@@ -247,7 +247,8 @@ def _play_card(t: Table, action: PlayCard) -> None:
     card, pile = action
     dest = t.piles[pile]
     if dest:
-        fit = (card, dest[-1]) in FITS
+        top = dest[-1]
+        fit = card.rank == top.rank - 1 and card.suit.colour is not top.suit.colour  # fits(), inline
     else:
         fit = card.rank is KING or pile not in CORNER_SET
         if fit and card.rank is KING and pile not in CORNER_SET and _owes_corner(t, card):

@@ -126,7 +126,8 @@ class _Replay:
             col = layout.cols[e.step] if e.step is not None and e.step < len(layout.cols) else layout.span.col
             self._fail(layout.span, col, e)
             return 0
-        self._drain_notes(rec.start.span, (), rec.start.span)
+        if self.table.notes:
+            self._drain_notes(rec.start.span, (), rec.start.span)
         return carried.pot if self.table.stacks is not None else 0
 
     def _seat(self, ref: str) -> int:
@@ -195,17 +196,14 @@ class _Replay:
         """Judge the hand's turns, blocked and reveal lines (those up to line ``until``)."""
         if self.table is None or self.stopped:
             return
+        judges = {Turn: self.turn, Blocked: self.blocked, Reveal: self.reveal}
         for ev in self.events:
             if until is not None and ev.span.line > until:
                 break
-            if isinstance(ev, Turn):
-                self.turn(ev)
-            elif isinstance(ev, Blocked):
-                self.blocked(ev)
-            elif isinstance(ev, Reveal):
-                self.reveal(ev)
-            else:
+            judge = judges.get(type(ev))
+            if judge is None:
                 continue
+            judge(ev)  # type: ignore[operator]
             if self.stopped:
                 break
 
@@ -253,7 +251,7 @@ class _Replay:
 
     def _stopped_at(self) -> int | None:
         """The line past which the hand was not judged, or None when it was judged to its end."""
-        lines = [d.line for d in self.diagnostics if d.is_error]
+        lines = [d.line for d in self.diagnostics if d.severity is Severity.ERROR]
         if self.record.cut is not None:
             lines.append(self.record.cut.line)
         return min(lines) if lines else None
