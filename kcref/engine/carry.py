@@ -10,7 +10,6 @@ the carry. A hand with a rule error is void for the chips carried: the carry pas
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from ..model.options import Options
@@ -38,13 +37,18 @@ def carry_in(options: Options, players: Sequence[str], dealer: int,
     return Carried([stacks.get(name, own) for name, own in zip(players, fresh)], pot)
 
 
-@dataclass
 class ChipCarry:
     """The chips carried along a run of hands: call :meth:`before` and then :meth:`after` for
     each hand, in order."""
 
-    stacks: dict[str, int] = field(default_factory=dict)
-    pot: int = 0
+    __slots__ = ("pot", "stacks")
+
+    def __init__(self, stacks: dict[str, int] | None = None, pot: int = 0) -> None:
+        self.stacks: dict[str, int] = {} if stacks is None else stacks
+        self.pot = pot
+
+    def __repr__(self) -> str:
+        return f"ChipCarry(stacks={self.stacks!r}, pot={self.pot!r})"
 
     def before(self, options: Options) -> None:
         """Empty the carry before a hand whose system does not keep stacks."""

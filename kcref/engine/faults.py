@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from ..model.cards import Card, Pile, Rank
 from ..model.words import names_list
-from .moves import CORNER_SET, PILES, fits, may_move, may_place
-from .table import Table
+from .moves import CORNER_SET, fits, may_move, may_place
+from .table import PILES, Table
 
 
 class IllegalAction(ValueError):

@@ -9,9 +9,8 @@ from __future__ import annotations
 
 from ..model.cards import CORNERS, DECK, FOUNDATIONS, Card, Pile, Rank
 from ..model.events import MovePile, PlayCard
-from .table import Table
+from .table import PILES, Table
 
-PILES: tuple[Pile, ...] = (*FOUNDATIONS, *CORNERS)
 CORNER_SET: frozenset[Pile] = frozenset(CORNERS)
 KING = Rank.K
 _DECK_ORDER: dict[Card, int] = {c: i for i, c in enumerate(DECK)}

@@ -95,8 +95,21 @@ class Policy(NamedTuple):
     layout_kings_to_corner: bool
 
 
+_last: list[tuple[Options, Policy]] = []
+"""The last options flattened and their policy: a log's hands mostly share one Options object."""
+
+
 def policy_for(options: Options) -> Policy:
     """Flatten ``options`` into the engine's :class:`Policy`."""
+    last = _last[-1] if _last else None
+    if last is not None and last[0] is options:
+        return last[1]
+    policy = _flatten(options)
+    _last[:] = [(options, policy)]
+    return policy
+
+
+def _flatten(options: Options) -> Policy:
     chips = options.scoring.plays_chips  # then faults are paid in chips
     draw = DRAW_RULES[options.draw]
     forced = FORCED[options.forced_kings]

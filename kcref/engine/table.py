@@ -16,6 +16,8 @@ from ..model.cards import CORNERS, DECK, FOUNDATIONS, Card, Pile
 from ..model.options import Options
 from .policy import Policy, policy_for
 
+PILES: tuple[Pile, ...] = (*FOUNDATIONS, *CORNERS)
+
 
 class Unchecked(enum.Enum):
     """A check the referee had to skip because some cards were unknown."""
@@ -128,7 +130,7 @@ class Table:
         self.names: tuple[str, ...] = tuple(names)
         self.n = len(self.names)
         self.dealer = dealer
-        self.piles: dict[Pile, list[Card]] = {p: [] for p in (*FOUNDATIONS, *CORNERS)}
+        self.piles: dict[Pile, list[Card]] = {p: [] for p in PILES}
         self.holdings: list[Holding] = [Holding() for _ in range(self.n)]
         self.stock = 0
         self.deck: list[Card] | None = None

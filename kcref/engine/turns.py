@@ -11,7 +11,8 @@ only for bots, and it accepts exactly what :func:`apply` accepts.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
 from ..model.cards import CORNERS, DECK, FOUNDATIONS, HAND_SIZE, Card, Pile
 from ..model.events import PASS, Action, Draw, MovePile, Pass, PlayCard
@@ -30,7 +31,6 @@ from .moves import (
     KING,
     card_plays,
     first_play,
-    fits,
     in_order,
     may_move,
     pile_moves,
@@ -90,14 +90,15 @@ def start_hand(options: Options, names: Sequence[str], dealer: int,
 
 def _deal(t: Table, deals: Mapping[int, Sequence[Card]]) -> None:
     """Give each seat its dealt cards, or a hand of unknown cards where the deal is not known."""
+    holdings, dealt_kings, seen = t.holdings, t.dealt_kings, t.seen
     for seat in range(t.n):
         cards = deals.get(seat)
         if cards is None:
-            t.holdings[seat] = Holding(unknown=HAND_SIZE)
+            holdings[seat] = Holding(unknown=HAND_SIZE)
         else:
-            t.holdings[seat] = Holding(set(cards))
-            t.dealt_kings[seat] = frozenset(c for c in cards if c.rank is KING)
-            t.seen.update(cards)
+            holdings[seat] = Holding(set(cards))
+            dealt_kings[seat] = KINGS.intersection(cards)
+            seen.update(cards)
 
 
 def _lay_out(t: Table, layout: Sequence[tuple[Pile, Card]]) -> None:
@@ -132,9 +133,9 @@ def _ante(t: Table, stacks: Sequence[int] | None, pot: int) -> None:
     assert chips is not None
     t.stacks = list(stacks) if stacks is not None else chips.start(options, t.n, t.dealer)
     t.pot = pot
-    t.ante = options.ante
+    t.ante = ante = options.ante
     for k in range(t.n):
-        _pay(t, (t.dealer + 1 + k) % t.n, options.ante, "", "", None)
+        _pay(t, (t.dealer + 1 + k) % t.n, ante, "", "", None)
 
 
 # --- the turn's phase ------------------------------------------------------------------------
@@ -193,11 +194,6 @@ def _places_held_king(t: Table, action: Action) -> bool:
             and action.pile in CORNER_SET and not t.piles[action.pile])
 
 
-def _needs_phase_check(t: Table) -> bool:
-    return bool(t.closed is not None or t.pending_king is not None or t.maybe_king
-                or (t.policy.draw_first and not t.drawn and t.stock))
-
-
 # --- actions ---------------------------------------------------------------------------------
 
 
@@ -216,18 +212,31 @@ def apply(t: Table, action: Action) -> None:
 
     Raises :class:`IllegalAction` with the rule it breaks otherwise.
     """
-    kind = type(action)
-    if kind is PlayCard:
-        _play_card(t, action)  # type: ignore[arg-type]
-    elif kind is MovePile:
-        _move_pile(t, action)  # type: ignore[arg-type]
-    elif kind is Draw:
-        _draw(t, action)  # type: ignore[arg-type]
-    elif kind is Pass:
-        _pass(t)
-    else:
-        raise TypeError(f"not an action: {action!r}")
+    _handler(action)(t, action)
     t.step += 1
+
+
+def play_turn(t: Table, seat: int, actions: Sequence[Action]) -> None:
+    """A whole turn line: :func:`begin_turn` for ``seat``, :func:`apply` each action in order,
+    then :func:`end_turn`. When an :class:`IllegalAction` is raised, ``t.step`` is the index of
+    the action refused (``len(actions)`` for a fault found at the end of the turn)."""
+    if t.winner is not None or t.blocked or seat != t.player:
+        begin_turn(t, seat)  # refuses the turn
+    handlers = _HANDLERS
+    for action in actions:
+        handler = handlers.get(type(action))
+        if handler is None:
+            handler = _handler(action)
+        handler(t, action)
+        t.step += 1
+    end_turn(t)
+
+
+def _handler(action: Action) -> Callable[[Table, Any], None]:
+    handler = _HANDLERS.get(type(action))
+    if handler is None:
+        raise TypeError(f"not an action: {action!r}")
+    return handler
 
 
 def _play_card(t: Table, action: PlayCard) -> None:
@@ -235,10 +244,11 @@ def _play_card(t: Table, action: PlayCard) -> None:
     if t.closed is not None or t.pending_king is not None or t.maybe_king or (
             t.policy.draw_first and not t.drawn and t.stock):
         placing = _phase(t, action)
-    card, pile = action.card, action.pile
+    card, pile = action
     dest = t.piles[pile]
     if dest:
-        fit = fits(card, dest[-1])
+        top = dest[-1]
+        fit = card.rank == top.rank - 1 and card.suit.colour is not top.suit.colour  # fits(), inline
     else:
         fit = card.rank is KING or pile not in CORNER_SET
         if fit and card.rank is KING and pile not in CORNER_SET and _owes_corner(t, card):
@@ -279,9 +289,10 @@ def _play_error(t: Table, card: Card, pile: Pile) -> IllegalAction:
 
 
 def _move_pile(t: Table, action: MovePile) -> None:
-    if _needs_phase_check(t):
+    if t.closed is not None or t.pending_king is not None or t.maybe_king or (
+            t.policy.draw_first and not t.drawn and t.stock):
         _phase(t, action)
-    source, target = action.source, action.target
+    source, target = action
     if not may_move(t, source, target):
         raise bad_move(t, source, target)
     src, dst = t.piles[source], t.piles[target]
@@ -299,24 +310,26 @@ def _clear(t: Table, pile: Pile) -> None:
 
 
 def _draw(t: Table, action: Draw) -> None:
-    if _needs_phase_check(t):
+    pol = t.policy
+    if t.closed is not None or t.pending_king is not None or t.maybe_king or (
+            pol.draw_first and not t.drawn and t.stock):
         _phase(t, action)
     if t.drawn:
         raise IllegalAction("KC315", "only one draw per turn")
     if not t.stock:
         raise IllegalAction("KC312", "the stock is empty: there is nothing to draw")
-    pol = t.policy
     if pol.draw_when_stuck:
         _check_stuck(t)
     card = action.card
-    if t.deck is not None:
+    deck = t.deck
+    if deck is not None:
         card = _stock_top(t, card)
     elif card is not None and card in t.seen:
         raise seen_twice(t, card)
     if pol.draw_ends_turn and pol.forced_dealt and not t.kings_judged[t.player]:
         _judge_dealt_kings(t, t.step)  # "before the draw when drawing at the end"
-    if t.deck is not None:
-        t.deck.pop()
+    if deck is not None:
+        deck.pop()
     t.stock -= 1
     _take_drawn(t, card)
     t.drawn = True
@@ -357,7 +370,7 @@ def _take_drawn(t: Table, card: Card | None) -> None:
             t.pending_king = card
 
 
-def _pass(t: Table) -> None:
+def _pass(t: Table, action: Pass) -> None:
     if t.step:
         raise IllegalAction("KC322", "pass must be the only action of its turn")
     # A pass ends the turn: it is legal exactly when ending the turn now is.
@@ -366,6 +379,12 @@ def _pass(t: Table) -> None:
         err.step = None
         raise err
     t.closed = Closed.PASSED
+
+
+_HANDLERS: Mapping[type, Callable[[Table, Any], None]] = {
+    PlayCard: _play_card, MovePile: _move_pile, Draw: _draw, Pass: _pass,
+}
+"""The engine's judge for each kind of action, by its type."""
 
 
 # --- end of turn -----------------------------------------------------------------------------
@@ -600,12 +619,12 @@ def reveal(t: Table, seat: int, cards: Sequence[Card]) -> None:
     t.seen.update(cards)
 
 
-def _cards_left_reason(t: Table, seat: int) -> str:
-    """Why cards left cost what they do: ``5 cards left, a King among them counts 10``."""
+def _cards_left_reason(t: Table, seat: int, kings: int) -> str:
+    """Why cards left cost what they do: ``5 cards left, a King among them counts 10``
+    (``kings``: the known Kings among them)."""
     hand = t.holdings[seat]
     card, king = t.options.card_chips, t.options.king_chips
     text = f"{plural(len(hand), 'card')} left"
-    kings = sum(1 for c in hand.known if c.rank is KING)
     if card != 1:
         text += f" at {plural(card, 'chip')} each"
     if kings and king != card:
@@ -622,18 +641,25 @@ def settle(t: Table) -> int:
     the cards they have left and the winner takes the pot. Returns the pot won (0 if none)."""
     if t.winner is None or t.stacks is None:
         return 0
-    value = chip_value(t.options)
+    options = t.options
+    card, king = options.card_chips, options.king_chips
     for k in range(1, t.n):
         seat = (t.winner + k) % t.n
         hand = t.holdings[seat]
-        if not len(hand):
+        known = hand.known
+        if not known and not hand.unknown:
             continue
-        chips = hand_value(t, seat, value)
-        if chips is None:
-            t.mark_unchecked(Unchecked.CARDS_LEFT, seat)
-            chips = hand_value(t, seat, value, lower_bound=True)
-            assert chips is not None
-        _pay(t, seat, chips, "KC404", f"{t.names[seat]} has {_cards_left_reason(t, seat)}: "
+        kings = len(KINGS.intersection(known))
+        if hand.unknown:
+            value = chip_value(options)
+            chips = hand_value(t, seat, value)
+            if chips is None:
+                t.mark_unchecked(Unchecked.CARDS_LEFT, seat)
+                chips = hand_value(t, seat, value, lower_bound=True)
+                assert chips is not None
+        else:
+            chips = card * (len(known) - kings) + king * kings  # what chip_value says, card by card
+        _pay(t, seat, chips, "KC404", f"{t.names[seat]} has {_cards_left_reason(t, seat, kings)}: "
                                       f"pays {plural(chips, 'chip')}", None)
     won = t.pot
     t.stacks[t.winner] += won

@@ -9,6 +9,7 @@ judged (a syntax or set-up error) is replayed up to that line, and a note says s
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
+from operator import itemgetter
 from typing import NamedTuple
 
 from ..engine.carry import ChipCarry, carry_in
@@ -16,16 +17,15 @@ from ..engine.faults import IllegalAction
 from ..engine.moves import in_order
 from ..engine.table import Table, Unchecked
 from ..engine.turns import (
-    apply,
-    begin_turn,
     declare_blocked,
-    end_turn,
+    play_turn,
     reveal,
     settle,
     start_hand,
 )
 from ..engine.values import hand_value
 from ..model.cards import Card, Pile
+from ..model.codes import BY_CODE, Severity
 from ..model.diagnostics import Diagnostic, diagnostic
 from ..model.events import Blocked, Deal, Layout, Reveal, Span, Turn
 from ..model.systems import CardValue
@@ -48,6 +48,9 @@ CUT_REASONS: Mapping[str, str] = {
 """What the note KC504 tells the reader to fix, by the code (or code family) of the cut."""
 QUIET_CUTS = frozenset({"KC201", "KC202", "KC203", "KC204", "KC505"})
 """Cuts whose own message already says the hand is not refereed: no KC504 repeats it."""
+SEVERITIES: Mapping[str, Severity] = {code: info.severity for code, info in BY_CODE.items()}
+LINE_AND_COLUMN = itemgetter(1, 2)
+"""The sort key of diagnostics: (line, column)."""
 
 
 class _Replay:
@@ -82,17 +85,20 @@ class _Replay:
         """Report the engine's new notes (penalties, debts) at the actions they name."""
         t = self.table
         assert t is not None
-        for note in t.notes[self.noted:]:
-            if note.step is None:
+        notes = t.notes
+        for i in range(self.noted, len(notes)):
+            code, seat, chips, message, step = notes[i]
+            if step is None:
                 where, col = default, default.col
             else:
                 where = span
-                col = cols[note.step] if 0 <= note.step < len(cols) else span.col
-            self._report(where, col, note.code, note.message)
-            if note.code.startswith("KC4"):
-                self.penalties.append(Penalty(note.seat, note.chips, note.code,
-                                              Span(where.path or self.record.path, where.line, col)))
-        self.noted = len(t.notes)
+                col = cols[step] if 0 <= step < len(cols) else span.col
+            path = where.path or self.record.path
+            # Built directly (not through ``diagnostic``): a log may hold a penalty on every turn.
+            self.diagnostics.append(Diagnostic(path, where.line, col, SEVERITIES[code], code, message))
+            if code.startswith("KC4"):
+                self.penalties.append(Penalty(seat, chips, code, Span(path, where.line, col)))
+        self.noted = len(notes)
 
     # --- the events --------------------------------------------------------------------------
 
@@ -120,7 +126,8 @@ class _Replay:
             col = layout.cols[e.step] if e.step is not None and e.step < len(layout.cols) else layout.span.col
             self._fail(layout.span, col, e)
             return 0
-        self._drain_notes(rec.start.span, (), rec.start.span)
+        if self.table.notes:
+            self._drain_notes(rec.start.span, (), rec.start.span)
         return carried.pot if self.table.stacks is not None else 0
 
     def _seat(self, ref: str) -> int:
@@ -134,16 +141,15 @@ class _Replay:
     def turn(self, ev: Turn) -> None:
         t = self.table
         assert t is not None
-        seat = self._seat(ev.player)
+        seat = self.seats.get(ev.player)
+        if seat is None:
+            seat = self._seat(ev.player)
         if self.ended_by and not t.over:
             self._fail(ev.span, ev.span.col, IllegalAction("KC320", f"no turn may follow {self.ended_by}"))
             return
         try:
-            begin_turn(t, seat)
-            for action in ev.actions:
-                apply(t, action)
+            play_turn(t, seat, ev.actions)
             self.actions += len(ev.actions)
-            end_turn(t)
         except IllegalAction as e:
             # The engine counts the turn's actions as it accepts them: t.step is the refused one.
             self.actions += t.step
@@ -190,17 +196,14 @@ class _Replay:
         """Judge the hand's turns, blocked and reveal lines (those up to line ``until``)."""
         if self.table is None or self.stopped:
             return
+        judges = {Turn: self.turn, Blocked: self.blocked, Reveal: self.reveal}
         for ev in self.events:
             if until is not None and ev.span.line > until:
                 break
-            if isinstance(ev, Turn):
-                self.turn(ev)
-            elif isinstance(ev, Blocked):
-                self.blocked(ev)
-            elif isinstance(ev, Reveal):
-                self.reveal(ev)
-            else:
+            judge = judges.get(type(ev))
+            if judge is None:
                 continue
+            judge(ev)  # type: ignore[operator]
             if self.stopped:
                 break
 
@@ -227,7 +230,7 @@ class _Replay:
                 self._report(rec.start.span, rec.start.span.col, "KC502", _unchecked_message(t))
         if rec.cut is not None and rec.players and rec.cut.code not in QUIET_CUTS:
             self._report(Span(rec.path, rec.cut.line, rec.cut.column), rec.cut.column, "KC504", self._cut_note())
-        self.diagnostics.sort(key=lambda d: (d.line, d.column))
+        self.diagnostics.sort(key=LINE_AND_COLUMN)
         return HandVerdict(
             path=rec.path, index=rec.index, number=rec.number, players=rec.players,
             dealer=rec.dealer, rules=rec.rules, options=rec.options,
@@ -248,7 +251,7 @@ class _Replay:
 
     def _stopped_at(self) -> int | None:
         """The line past which the hand was not judged, or None when it was judged to its end."""
-        lines = [d.line for d in self.diagnostics if d.is_error]
+        lines = [d.line for d in self.diagnostics if d.severity is Severity.ERROR]
         if self.record.cut is not None:
             lines.append(self.record.cut.line)
         return min(lines) if lines else None
