@@ -16,16 +16,12 @@ is removed by the next rewrite in that folder.
 
 from __future__ import annotations
 
+import collections
 import enum
 import io
 import os
 import re
-import secrets
-import shutil
-import signal
 import stat
-import tempfile
-import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
 from types import FrameType, TracebackType
@@ -100,19 +96,22 @@ class _Run:
     def chunks(self, items: Iterable[Item], spelling: Spelling) -> Iterator[bytes]:
         """The canonical text as UTF-8 chunks; none after the first error (the rest is only read,
         for its errors)."""
+        events = self._events(items)
         pending: list[str] = []
+        append = pending.append
         size = 0
-        for line in write_lines(self._events(items), spelling):
-            if self.errors:
-                pending.clear()
-                continue
-            pending.append(line)
+        for line in write_lines(events, spelling):
+            append(line)
             size += len(line)
             if size >= CHUNK:
+                if self.errors:
+                    break
                 yield "".join(pending).encode("utf-8")
                 pending.clear()
                 size = 0
-        if pending and not self.errors:
+        if self.errors:
+            collections.deque(events, maxlen=0)  # read on, for the errors
+        elif pending:
             yield "".join(pending).encode("utf-8")
 
 
@@ -188,6 +187,9 @@ def format_file(path: str, mode: Mode = Mode.PRINT, spelling: Spelling = DEFAULT
 
 
 def _print(stream: BinaryIO, name: str, spelling: Spelling, on_error: Emit, out: BinaryIO | None) -> Outcome:
+    import shutil
+    import tempfile
+
     run = _Run(on_error)
     with tempfile.TemporaryFile() as spool:
         for chunk in run.chunks(read_stream(stream, name, trivia=True), spelling):
@@ -211,6 +213,8 @@ def _check(stream: BinaryIO, path: str, spelling: Spelling, on_error: Emit) -> O
                 compare.write(chunk)
             same = compare.finish()
     else:
+        import tempfile
+
         # Standard input or a FIFO can be read only once: keep a copy of it to compare with.
         with tempfile.TemporaryFile() as copy, tempfile.TemporaryFile() as spool:
             tee = io.BufferedReader(_Tee(stream, copy))
@@ -279,7 +283,8 @@ def rewrite(path: str, spelling: Spelling = DEFAULT_SPELLING, *, on_error: Emit)
 _TEMP_NAME = re.compile(r"\.kcref-(?:(?P<pid>[0-9]+)-)?[A-Za-z0-9_]+\.tmp")
 STALE_AGE = 24 * 3600
 """A temp file of ours this old (seconds) is stale even if its writer's process id is in use."""
-_CAUGHT = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name))
+_CAUGHT = ("SIGTERM", "SIGHUP")
+"""The signals that remove our temp files, where the system has them."""
 _live: set[str] = set()
 _previous: dict[int, object] = {}
 _cleaned: set[str] = set()
@@ -297,13 +302,18 @@ def _on_signal(signum: int, frame: FrameType | None) -> None:
 
 def _guard() -> None:
     """Remove our temp files on SIGTERM and SIGHUP (and exit 128+N) while any is live."""
+    import signal
+    import threading
+
     if _previous or threading.current_thread() is not threading.main_thread():
         return
-    for sig in _CAUGHT:
+    for sig in (getattr(signal, name) for name in _CAUGHT if hasattr(signal, name)):
         _previous[sig] = signal.signal(sig, _on_signal)
 
 
 def _unguard() -> None:
+    import signal
+
     if _live or not _previous:
         return
     for sig, handler in _previous.items():
@@ -377,6 +387,8 @@ class AtomicFile:
         self._file: BinaryIO | None = None
 
     def __enter__(self) -> AtomicFile:
+        import secrets
+
         if self.directory not in _cleaned:
             _cleaned.add(self.directory)
             clean_stale(self.directory)

@@ -10,14 +10,10 @@ completes what it holds. A new format is a :class:`Printer` subclass and one lin
 
 from __future__ import annotations
 
-import bisect
-import json
+import functools
 import re
-import shlex
-import tempfile
 from collections.abc import Iterator, Sequence
-from typing import IO, NamedTuple, TextIO
-from xml.sax.saxutils import escape, quoteattr
+from typing import IO, TYPE_CHECKING, NamedTuple, TextIO
 
 from ..model.clip import clip
 from ..model.codes import Severity
@@ -32,8 +28,13 @@ from ..model.diagnostics import (
     printable,
 )
 from ..model.words import plural
-from ..referee.pipeline import FileReport
 from .diagnostic_lines import format_github, format_text
+
+if TYPE_CHECKING:
+    from ..referee.pipeline import FileReport
+
+# Only the formats that need them import shlex, json, tempfile, bisect and xml.sax.saxutils
+# (which pulls in urllib and http.client): plain text starts without them.
 
 
 def summary(reports: Sequence[FileReport]) -> str:
@@ -77,6 +78,8 @@ class Printer:
     def text(self, d: Diagnostic) -> str:
         line = format_text(d, self.show_source)
         if self.show_source and d.is_error and d.code.startswith("KC3") and d.path != "<stdin>":
+            import shlex
+
             # Quoted first, then made printable: an odd name still reads as one shell word.
             line += "\n" + defang(f"    = the table then: kcref show {printable(shlex.quote(d.path))} --line {d.line}")
         return line
@@ -145,16 +148,22 @@ class JunitPrinter(Printer):
         self.started = False
 
     def start_file(self, path: str) -> None:
+        import tempfile
+
         self._close()
         self.found = tempfile.TemporaryFile("w+", encoding="utf-8", newline="\n")  # noqa: SIM115 - closed in _close
 
     def diagnostic(self, d: Diagnostic) -> None:
+        import json
+
         if self.found is None:
             self.start_file(d.path)
         assert self.found is not None
         self.found.write(json.dumps([d.line, d.column, d.severity.value, d.code, d.path, d.message]) + "\n")
 
     def _found(self) -> Iterator[Diagnostic]:
+        import json
+
         if self.found is None:
             return
         self.found.seek(0)
@@ -163,6 +172,8 @@ class JunitPrinter(Printer):
             yield Diagnostic(path, line, column, Severity(severity), code, message)
 
     def _case(self, path: str, name: str, diags: list[Diagnostic]) -> tuple[str, bool]:
+        from xml.sax.saxutils import escape
+
         bad = [d for d in diags if failing(d, self.strict)]
         other = [d for d in diags if not failing(d, self.strict) and self.shown(d)]
         inner = ""
@@ -175,6 +186,9 @@ class JunitPrinter(Printer):
         return f'    <testcase classname={_attr(path)} name={_attr(name)}>{inner}</testcase>\n', bool(bad)
 
     def end_file(self, report: FileReport) -> None:
+        import bisect
+        import tempfile
+
         starts = report.hand_lines
         with tempfile.TemporaryFile("w+", encoding="utf-8", newline="\n") as cases:
             count = failures = 0
@@ -224,12 +238,17 @@ class JunitPrinter(Printer):
         self.out.write("</testsuites>\n")
 
 
-# Characters that XML 1.0 does not allow anywhere, even as references.
-_NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+@functools.cache
+def _not_xml() -> re.Pattern[str]:
+    """Characters that XML 1.0 does not allow anywhere, even as references (compiled when first
+    needed: it takes milliseconds)."""
+    return re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 
 
 def _attr(value: str) -> str:
     """``value`` as a quoted XML attribute, printable (no control, bidi or format character)."""
+    from xml.sax.saxutils import quoteattr
+
     return quoteattr(printable(value))
 
 
@@ -237,7 +256,7 @@ def xml_safe(document: str) -> str:
     """An XML document whose every character is one XML 1.0 allows (any other becomes U+FFFD)
     and in which no ``##[`` stands for a CI log to read as a command (``[`` becomes ``&#91;``:
     markup never holds ``##``, so only text and attribute values change, and not in meaning)."""
-    return LOG_COMMAND.sub(r"\1&#91;", _NOT_XML.sub(REPLACEMENT, document))
+    return LOG_COMMAND.sub(r"\1&#91;", _not_xml().sub(REPLACEMENT, document))
 
 
 class CheckFormat(NamedTuple):

@@ -3,7 +3,9 @@ Actions workflow command. Every command that reports a diagnostic prints it with
 
 from __future__ import annotations
 
-from ..model.clip import clip, window
+import functools
+
+from ..model.clip import LIMIT, clip, window
 from ..model.codes import Severity
 from ..model.diagnostics import (
     MESSAGE_LIMIT,
@@ -24,15 +26,35 @@ def format_text(d: Diagnostic, show_source: bool = True) -> str:
     A long source line is shown as a window of about :data:`kcref.model.clip.LIMIT` characters
     around the column; every line is :func:`printable` and :func:`defang`-ed.
     """
-    head = defang(f"{shown_path(d.path)}:{d.line}:{d.column}: {d.severity.value} {d.code} "
-                  f"{printable(clip(d.message, MESSAGE_LIMIT))}")
+    head = f"{_shown_path(d.path)}:{d.line}:{d.column}: {d.severity.value} {d.code} {clip(d.message, MESSAGE_LIMIT)}"
+    if not _plain(head):
+        head = defang(f"{_shown_path(d.path)}:{d.line}:{d.column}: {d.severity.value} {d.code} "
+                      f"{printable(clip(d.message, MESSAGE_LIMIT))}")
     if not show_source or not d.source or d.line <= 0:
         return head
-    shown = window(d.source.rstrip("\r\n"), d.column)
-    src = defang(printable(shown.text))
+    src, column = d.source.rstrip("\r\n"), d.column
+    if len(src) > LIMIT:
+        src, column = window(src, column)
+    if _plain(src):
+        # No tab either (a plain line has no control character): the caret is spaces away.
+        return f"{head}\n    {src}\n    {' ' * min(max(column - 1, 0), len(src))}^"
+    src = defang(printable(src))
     # The caret sits under the column; tabs before it are kept so that it lines up in a terminal.
-    pad = "".join("\t" if ch == "\t" else " " for ch in src[: max(shown.column - 1, 0)])
+    pad = "".join("\t" if ch == "\t" else " " for ch in src[: max(column - 1, 0)])
     return f"{head}\n    {src}\n    {pad}^"
+
+
+def _plain(text: str) -> bool:
+    """Whether ``text`` is already as :func:`printable` and :func:`defang` would make it, by a
+    quick test that spares nearly every line the full escaping: printable ASCII (each character
+    that printable() hides is a control or not ASCII), no ``##`` and no ``:`` after leading spaces."""
+    return text.isascii() and text.isprintable() and "##" not in text and not text.lstrip(" ").startswith(":")
+
+
+@functools.lru_cache(maxsize=64)
+def _shown_path(path: str) -> str:
+    """:func:`shown_path`, worked out once for the many diagnostics of one file."""
+    return shown_path(path)
 
 
 def format_github(d: Diagnostic) -> str:

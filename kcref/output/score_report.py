@@ -10,7 +10,6 @@ refused for their errors, the first :data:`SHOWN_ERRORS` are printed and the res
 
 from __future__ import annotations
 
-import shlex
 from collections.abc import Iterable, Sequence
 from typing import NamedTuple
 
@@ -22,7 +21,6 @@ from ..referee.pipeline import FileReport, check_file
 from ..referee.verdict import HandVerdict
 from ..scoring.standings import HandSorter, Scoreboard, Tally, scoreboard
 from .cells import terminal, terminal_diagnostic
-from .chart import chart as draw_chart
 from .diagnostic_lines import format_text
 from .score_formats import lists_every_hand, render_scores
 
@@ -92,6 +90,8 @@ class Refusals:
             return ScoreResult((), (err,), ExitStatus.USAGE)
         if not self.count or skip_invalid:
             return None
+        import shlex
+
         shown = "" if self.count == len(self.shown) else f"the first {len(self.shown)} are shown above; "
         names = ", ".join(terminal(p) for p in self.bad)
         command = terminal(" ".join(shlex.quote(p) for p in self.bad))
@@ -103,7 +103,11 @@ class Refusals:
 
 
 def _scored(board: Scoreboard, by: str, fmt: str, chart: bool, ascii_only: bool) -> ScoreResult:
-    drawn = draw_chart(board, ascii_only) if chart else ""
+    drawn = ""
+    if chart:
+        from .chart import chart as draw_chart
+
+        drawn = draw_chart(board, ascii_only)
     rendered = render_scores(board, by, fmt, drawn)
     return ScoreResult(rendered.out, rendered.err, ExitStatus.OK, board)
 
