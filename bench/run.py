@@ -81,12 +81,14 @@ class Target:
 
     bound: float
     op: str
+    words: str = ""
+    """What to print for the target, when not the bound."""
 
     def met(self, value: float) -> bool:
         return COMPARE[self.op](value, self.bound)
 
     def text(self, fmt: str) -> str:
-        return f"{self.op} {self.bound:{fmt}}"
+        return self.words or f"{self.op} {self.bound:{fmt}}"
 
 
 @dataclass(frozen=True)
@@ -144,11 +146,16 @@ def make_logs(work: Path) -> tuple[Path, Path, Path]:
     for path, hands in ((log, HANDS), (small, 2)):
         subprocess.run([sys.executable, "-m", "kcref", "play", "--players", "4", "--rules", "commercial", "--seed",
                         "1", "--hands", str(hands), "-o", str(path)], check=True, env=CURRENT.env(), cwd=work)
-    folder.mkdir()
-    for i in range(FILES):
-        with open(folder / f"night{i:03d}.log", "w", encoding="utf-8") as f:
-            f.writelines(play_log(4, "commercial", seed=i, hands=FILE_HANDS))
+    make_folder(folder, FILES, FILE_HANDS)
     return log, small, folder
+
+
+def make_folder(folder: Path, files: int, hands: int) -> None:
+    """``files`` legal commercial logs of ``hands`` hands each (4 players, seeds 0, 1, ...)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    for i in range(files):
+        with open(folder / f"night{i:03d}.log", "w", encoding="utf-8") as f:
+            f.writelines(play_log(4, "commercial", seed=i, hands=hands))
 
 
 def speed_figures(bench: Bench, log: Path, small: Path, folder: Path, runs: int) -> list[Figure]:
@@ -226,8 +233,9 @@ def memory_figures(bench: Bench, log: Path, megabytes: float) -> list[Figure]:
             out.seek(0)
             parts = summary_counts(out.read())
         same = counts is not None and parts is not None and counts[1:] == [c * copies for c in parts[1:]]
-        figures.append(Figure(f"big log: verdict = {copies} x part ({label})", float(same), None, Target(1, ">="),
-                              ".0f", f"{counts} vs {parts}", shown="same" if same else "DIFFERS"))
+        figures.append(Figure(f"big log: verdict = {copies} x part ({label})", float(same), None,
+                              Target(1, ">=", "same"), ".0f", f"{counts} vs {parts}",
+                              shown="same" if same else "DIFFERS"))
     return figures
 
 
