@@ -5,24 +5,22 @@
 It builds a log of about MB megabytes in a temporary folder: the output of
 `kcref play --players 4 --rules commercial --hands 2000`, repeated (the copies go unnumbered,
 so hand numbers never restart). Then it runs each command as its own subprocess, standard
-output to /dev/null, and prints the peak resident memory of each (the child's ``ru_maxrss``,
-measured from a fresh wrapper process so that runs do not mix) beside the target, with the
-time taken and the exit status. The exit status is 1 when a command misses the target or
+output to /dev/null, and prints the peak resident memory of each (the child's ``ru_maxrss``, from
+``wait4``, so that runs do not mix; see bench/runner.py) beside the target, with the time taken
+and the exit status. The exit status is 1 when a command misses the target or
 fails (an exit status other than 0 or 1).
 """
 
 from __future__ import annotations
 
 import argparse
-import os
-import re
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+from runner import CURRENT, Sample, Tree, repeat_log, run_kcref
 
 # Each command line, with FILE standing for the log; "<FILE" feeds the log on standard input.
 COMMANDS: list[tuple[str, list[str]]] = [
@@ -47,53 +45,20 @@ COMMANDS: list[tuple[str, list[str]]] = [
     ("show", ["show", "FILE"]),
 ]
 
-# Runs in a fresh interpreter: ru_maxrss of RUSAGE_CHILDREN is then the one child's peak.
-_WRAPPER = """
-import resource, subprocess, sys, time
-stdin = open(sys.argv[1], "rb") if sys.argv[1] else subprocess.DEVNULL
-t = time.perf_counter()
-p = subprocess.run(sys.argv[2:], stdin=stdin, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-seconds = time.perf_counter() - t
-rss_kb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-print(rss_kb, seconds, p.returncode)
-sys.stdout.write(p.stderr.decode("utf-8", "replace")[-300:])
-"""
-
-
-def kcref_env() -> dict[str, str]:
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    env.pop("GITHUB_ACTIONS", None)
-    return env
-
-
 def build_log(folder: Path, megabytes: float) -> tuple[Path, int]:
     """A log of about ``megabytes`` MB made of one 2,000-hand self-play log repeated; its path
     and the number of copies."""
     part = subprocess.run([sys.executable, "-m", "kcref", "play", "--players", "4", "--rules", "commercial",
-                           "--hands", "2000"], capture_output=True, check=True, env=kcref_env()).stdout
-    part = re.sub(rb"(?m)^hand \d+ ", b"hand ", part)
-    copies = max(1, round(megabytes * 1e6 / len(part)))
+                           "--hands", "2000"], capture_output=True, check=True, env=CURRENT.env()).stdout
     path = folder / "huge.log"
-    with open(path, "wb") as f:
-        for _ in range(copies):
-            f.write(part)
-    return path, copies
+    return path, repeat_log(part, path, megabytes)
 
 
-def measure(args: list[str], log: Path) -> tuple[float, float, int, str]:
-    """Run ``kcref ARGS`` (FILE replaced by ``log``); peak RSS in MB, seconds, exit status, stderr tail."""
-    stdin = ""
-    argv = []
-    for a in args:
-        if a == "<FILE":
-            stdin = str(log)
-        else:
-            argv.append(str(log) if a == "FILE" else a)
-    out = subprocess.run([sys.executable, "-c", _WRAPPER, stdin, sys.executable, "-m", "kcref", *argv],
-                         capture_output=True, text=True, check=True, env=kcref_env()).stdout
-    first, _, rest = out.partition("\n")
-    rss_kb, seconds, status = first.split()
-    return int(rss_kb) / 1024, float(seconds), int(status), rest.strip()
+def measure(args: list[str], log: Path, tree: Tree = CURRENT) -> Sample:
+    """Run ``kcref ARGS`` from ``tree`` (FILE replaced by ``log``, ``<FILE`` feeding it on
+    standard input), standard output to /dev/null."""
+    argv = [str(log) if a == "FILE" else a for a in args if a != "<FILE"]
+    return run_kcref(tree, argv, log.parent, stdin=log if "<FILE" in args else None)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -114,13 +79,11 @@ def main(argv: list[str] | None = None) -> int:
         for name, cmd in COMMANDS:
             if args.only and not any(name.startswith(o) for o in args.only):
                 continue
-            mb, seconds, status, err = measure(cmd, log)
-            met = mb < args.target and status in (0, 1)
+            got = measure(cmd, log)
+            met = got.rss_mb < args.target and got.status in (0, 1)
             ok &= met
-            print(f"{name:<24} {mb:>6.0f} MB {seconds:>6.1f} s {status:>4}  "
+            print(f"{name:<24} {got.rss_mb:>6.0f} MB {got.wall:>6.1f} s {got.status:>4}  "
                   f"{'met' if met else 'MISSED'} (< {args.target:g} MB)", flush=True)
-            if status not in (0, 1) and err:
-                print("    " + err.splitlines()[-1][:200])
     return 0 if ok else 1
 
 

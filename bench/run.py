@@ -1,123 +1,280 @@
-"""Every kcref benchmark figure in one run, as a table with the target beside each. By hand:
+"""The speed figures of issue 11, each beside its target and the previous release. By hand:
 
-    python bench/run.py [--runs R] [--big-mb M] [--skip-big]
+    python bench/run.py [--runs 5] [--baseline REF | --no-baseline] [--big-mb 25 | --skip-big]
+                        [--clock cpu|wall]
 
-- reader: lines/s of `kcref.notation.reader.read_file` against a plain `re` tokenizer (the ceiling) on a
-  generated log of 200,000 turn lines (bench/reader_bench.py); target >= 50% of the ceiling.
-- check: actions judged per second by `kcref.referee.pipeline.check_file` on a legal log of 2,000 hands
-  played by `kcref.engine.bots` (bench/check_bench.py); target >= 100,000 actions/s.
-- play: hands per second of `kcref play` (the greedy bot, 4 players).
-- start-up: `kcref --version` against `python -c pass`; target within 0.25 s.
-- huge input: peak memory (max RSS of the child process) of `kcref check` on a log of about
-  200 MB made of the 2,000-hand log repeated, target < 100 MB; its summary must equal the
-  part's counts times the repeats (the same verdict as its parts).
+Every figure is measured through the CLI, as processes (``python -m kcref``), on logs written
+into a temporary folder by ``kcref play``:
 
-Each figure is the median of R runs (the huge log: one run).
+- check --quiet: actions per second of `kcref check --quiet` on a legal commercial log
+  (`kcref play --players 4 --rules commercial --seed 1 --hands 1500`, actions counted with
+  kcref's reader), start-up included; target >= 250,000.
+- text / quiet: the time of the default text output (every penalty printed, with its source line
+  and caret) over that of --quiet on the same log; target <= 1.25.
+- score / check: the time of `kcref score` over that of `check --quiet`; target <= 1.2.
+- fmt --check: actions per second of `kcref fmt --check` on the same log; target >= 300,000.
+- jobs 2 / jobs 1: the throughput of `check --quiet --jobs 2` over `--jobs 1` on 200 logs of 50
+  hands each (wall time: CPU time cannot show work done in parallel); target >= 1.7.
+- start-up: `kcref check` on a 2-hand log, less `python -c pass`; target <= 0.1 s.
+- peak memory (max RSS) of `check`, `score`, `fmt --check` and `show` on a big log made of the
+  1,500-hand log repeated (--big-mb, 25 MB by default: ~31 copies, a few minutes for both trees;
+  the issue's figure is for 200 MB, `--big-mb 200`, ~20 minutes); target < 100 MB. A log loaded
+  whole would take ten times its size, so 25 MB already tells a stream from a load. `check`'s
+  summary must equal the part's counts times the copies.
+
+The previous release is the newest git tag (`git describe --tags --abbrev=0`) or --baseline REF,
+exported with `git archive` into the temporary folder and run the same way; the two trees take
+turns, run by run, so that noise from other work on the machine hits both alike. Each figure is
+the median of --runs runs (the big log: one run). Times are CPU time by default (user + system of
+the process and its workers, from wait4: steadier than wall time on a busy machine); --clock wall
+uses wall time. The ratio column is current / previous.
 """
 
 from __future__ import annotations
 
 import argparse
-import os
-import re
+import statistics
 import subprocess
 import sys
 import tempfile
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 sys.path.insert(0, str(HERE))
 
-import check_bench  # noqa: E402
-import reader_bench  # noqa: E402
+from runner import (  # noqa: E402
+    CURRENT,
+    Sample,
+    Tree,
+    export_tree,
+    newest_tag,
+    repeat_log,
+    run,
+    run_kcref,
+    summary_counts,
+)
 
 from kcref.engine.bots import play_log  # noqa: E402
-from kcref.referee.pipeline import check_file  # noqa: E402
+from kcref.model.events import Turn  # noqa: E402
+from kcref.notation.reader import read_file  # noqa: E402
 
-SUMMARY = re.compile(r"(\d+) files?, (\d+) hands?, (\d+) errors?, (\d+) warnings?, (\d+) penalt(?:y|ies), (\d+) notes?")
+HANDS = 1500
+FILES, FILE_HANDS = 200, 50
+BIG_COMMANDS = (("check", ["check", "--no-source"]), ("score", ["score"]), ("fmt --check", ["fmt", "--check"]),
+                ("show", ["show"]))
 
 
-def kcref_cmd() -> list[str]:
-    return [sys.executable, "-m", "kcref"]
+COMPARE: dict[str, Callable[[float, float], bool]] = {
+    ">=": lambda value, bound: value >= bound,
+    "<=": lambda value, bound: value <= bound,
+    "<": lambda value, bound: value < bound,
+}
 
 
-def peak_rss_mb(cmd: list[str]) -> tuple[float, str, float]:
-    """Run ``cmd`` in a fresh process; its peak RSS in MB, its stdout's last line, and the time."""
-    code = ("import resource, subprocess, sys, time; t = time.perf_counter(); "
-            "p = subprocess.run(sys.argv[1:], capture_output=True, text=True); "
-            "rss = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss; "
-            "print(rss, time.perf_counter() - t); print(p.stdout.strip().splitlines()[-1])")
-    out = subprocess.run([sys.executable, "-c", code, *cmd], capture_output=True, text=True, check=True).stdout
-    first, last = out.splitlines()[0], out.splitlines()[-1]
-    rss_kb, seconds = first.split()
-    return int(rss_kb) / 1024, last, float(seconds)
+@dataclass(frozen=True)
+class Target:
+    """A bound on a figure, and how a value must compare with it (a key of :data:`COMPARE`)."""
+
+    bound: float
+    op: str
+    words: str = ""
+    """What to print for the target, when not the bound."""
+
+    def met(self, value: float) -> bool:
+        return COMPARE[self.op](value, self.bound)
+
+    def text(self, fmt: str) -> str:
+        return self.words or f"{self.op} {self.bound:{fmt}}"
+
+
+@dataclass(frozen=True)
+class Figure:
+    name: str
+    current: float
+    previous: float | None
+    target: Target | None
+    fmt: str
+    note: str = ""
+    shown: str = ""
+    """What to print for the value, when not the number."""
+
+    def row(self) -> list[str]:
+        prev = "" if self.previous is None else f"{self.previous:{self.fmt}}"
+        ratio = "" if not self.previous else f"{self.current / self.previous:.2f}"
+        ok = "" if self.target is None else "met" if self.target.met(self.current) else "MISSED"
+        target = "" if self.target is None else self.target.text(self.fmt)
+        return [self.name, self.shown or f"{self.current:{self.fmt}}", target, prev, ratio, ok, self.note]
+
+
+class Bench:
+    """The trees under comparison, the working folder, and the clock read from each sample."""
+
+    def __init__(self, trees: Sequence[Tree], work: Path, clock: str) -> None:
+        self.trees = list(trees)
+        self.work = work
+        self.clock = clock
+
+    def rounds(self, runs: int, commands: dict[str, Callable[[Tree], Sample]]) -> dict[tuple[str, str], list[Sample]]:
+        """Run every command on every tree ``runs`` times; the trees and the commands take turns
+        within each round, and the order of the trees flips from one round to the next."""
+        samples: dict[tuple[str, str], list[Sample]] = {}
+        for i in range(runs):
+            trees = self.trees if i % 2 == 0 else self.trees[::-1]
+            for name, command in commands.items():
+                for tree in trees:
+                    samples.setdefault((name, tree.label), []).append(command(tree))
+        return samples
+
+    def median(self, samples: dict[tuple[str, str], list[Sample]], name: str, tree: Tree,
+               clock: str | None = None) -> float:
+        pick = (lambda s: s.wall) if (clock or self.clock) == "wall" else (lambda s: s.cpu)
+        return statistics.median(pick(s) for s in samples[(name, tree.label)])
+
+
+def count_actions(path: Path) -> int:
+    """Actions in a log, counted by kcref's reader."""
+    return sum(len(item.actions) for item in read_file(str(path)) if isinstance(item, Turn))
+
+
+def make_logs(work: Path) -> tuple[Path, Path, Path]:
+    """The 1,500-hand log (by `kcref play`), a 2-hand log, and a folder of 200 logs of 50 hands."""
+    log, small, folder = work / "c1500.log", work / "two.log", work / "files"
+    for path, hands in ((log, HANDS), (small, 2)):
+        subprocess.run([sys.executable, "-m", "kcref", "play", "--players", "4", "--rules", "commercial", "--seed",
+                        "1", "--hands", str(hands), "-o", str(path)], check=True, env=CURRENT.env(), cwd=work)
+    make_folder(folder, FILES, FILE_HANDS)
+    return log, small, folder
+
+
+def make_folder(folder: Path, files: int, hands: int) -> None:
+    """``files`` legal commercial logs of ``hands`` hands each (4 players, seeds 0, 1, ...)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    for i in range(files):
+        with open(folder / f"night{i:03d}.log", "w", encoding="utf-8") as f:
+            f.writelines(play_log(4, "commercial", seed=i, hands=hands))
+
+
+def speed_figures(bench: Bench, log: Path, small: Path, folder: Path, runs: int) -> list[Figure]:
+    """Every figure timed on the 1,500-hand log, the 200 small logs and the 2-hand log."""
+    actions = count_actions(log)
+    work = bench.work
+    commands: dict[str, Callable[[Tree], Sample]] = {
+        "quiet": lambda t: run_kcref(t, ["check", "--quiet", str(log)], work),
+        "text": lambda t: run_kcref(t, ["check", str(log)], work),
+        "score": lambda t: run_kcref(t, ["score", str(log)], work),
+        "fmt": lambda t: run_kcref(t, ["fmt", "--check", str(log)], work),
+        "jobs1": lambda t: run_kcref(t, ["check", "--quiet", "--jobs", "1", str(folder)], work),
+        "jobs2": lambda t: run_kcref(t, ["check", "--quiet", "--jobs", "2", str(folder)], work),
+        "start": lambda t: run_kcref(t, ["check", str(small)], work),
+        "python": lambda t: run([sys.executable, "-c", "pass"], cwd=work),
+    }
+    for tree in bench.trees:  # compile the byte code of each tree before timing it
+        run_kcref(tree, ["check", str(small)], work)
+    s = bench.rounds(runs, commands)
+
+    def per_tree(value: Callable[[Tree], float]) -> tuple[float, float | None]:
+        current = value(bench.trees[0])
+        return current, value(bench.trees[1]) if len(bench.trees) > 1 else None
+
+    def m(name: str, clock: str | None = None) -> Callable[[Tree], float]:
+        return lambda t: bench.median(s, name, t, clock)
+
+    clock = bench.clock
+    figures = [
+        Figure("check --quiet, actions/s", *per_tree(lambda t: actions / m("quiet")(t)), Target(250_000, ">="), ",.0f",
+               f"{actions:,} actions, {HANDS:,} hands"),
+        Figure("text / --quiet, time", *per_tree(lambda t: m("text")(t) / m("quiet")(t)), Target(1.25, "<="), ".2f"),
+        Figure("score / check --quiet, time", *per_tree(lambda t: m("score")(t) / m("quiet")(t)),
+               Target(1.2, "<="), ".2f"),
+        Figure("fmt --check, actions/s", *per_tree(lambda t: actions / m("fmt")(t)), Target(300_000, ">="), ",.0f"),
+        Figure("--jobs 2 / --jobs 1, files/s", *per_tree(lambda t: m("jobs1", "wall")(t) / m("jobs2", "wall")(t)),
+               Target(1.7, ">="), ".2f", f"wall; {FILES} files x {FILE_HANDS} hands; jobs 1: "
+               f"{FILES / m('jobs1', 'wall')(bench.trees[0]):.0f} files/s; CPU time jobs 2 / jobs 1: "
+               f"{m('jobs2', 'cpu')(bench.trees[0]) / m('jobs1', 'cpu')(bench.trees[0]):.2f}"),
+        Figure("start-up over python -c pass, s", *per_tree(lambda t: m("start")(t) - m("python")(t)),
+               Target(0.1, "<="), ".3f", f"python -c pass: {m('python')(bench.trees[0]):.3f} s"),
+    ]
+    if clock == "cpu":  # the wall clock beside it, for the first figure
+        wall = actions / m("quiet", "wall")(bench.trees[0])
+        figures[0] = replace(figures[0], note=f"{figures[0].note}; wall: {wall:,.0f}")
+    return figures
+
+
+def memory_figures(bench: Bench, log: Path, megabytes: float) -> list[Figure]:
+    """Peak memory of each command on the big log (one run each, the trees in turn), and whether
+    check's verdict on it equals its parts'."""
+    big = bench.work / "big.log"
+    part = bench.work / "part.log"
+    copies = repeat_log(log.read_bytes(), big, megabytes)
+    repeat_log(log.read_bytes(), part, 0)  # one copy, unnumbered like the copies in the big log
+    size = big.stat().st_size / 1e6
+    figures, verdicts = [], []
+    for name, args in BIG_COMMANDS:
+        peaks: dict[str, float] = {}
+        for tree in bench.trees:
+            with tempfile.TemporaryFile(dir=bench.work) as out:
+                sample = run_kcref(tree, [*args, str(big)], bench.work, stdout=out)
+                peaks[tree.label] = sample.rss_mb
+                if name == "check":
+                    out.seek(max(0, out.seek(0, 2) - 4096))
+                    verdicts.append((tree.label, summary_counts(out.read())))
+        current = peaks[bench.trees[0].label]
+        previous = peaks[bench.trees[1].label] if len(bench.trees) > 1 else None
+        figures.append(Figure(f"peak memory: {name}, MB", current, previous, Target(100, "<"), ".0f",
+                              f"{size:.0f} MB log ({copies} copies)" if not figures else ""))
+    for label, counts in verdicts:
+        with tempfile.TemporaryFile(dir=bench.work) as out:
+            run_kcref(next(t for t in bench.trees if t.label == label), ["check", "--no-source", str(part)],
+                      bench.work, stdout=out)
+            out.seek(0)
+            parts = summary_counts(out.read())
+        same = counts is not None and parts is not None and counts[1:] == [c * copies for c in parts[1:]]
+        figures.append(Figure(f"big log: verdict = {copies} x part ({label})", float(same), None,
+                              Target(1, ">=", "same"), ".0f", f"{counts} vs {parts}",
+                              shown="same" if same else "DIFFERS"))
+    return figures
+
+
+def table(figures: list[Figure], clock: str, runs: int, previous: str | None) -> str:
+    head = ["figure", "measured", "target", f"previous ({previous})" if previous else "previous", "now/prev", "",
+            "notes"]
+    rows = [head, *(f.row() for f in figures)]
+    widths = [max(len(r[i]) for r in rows) for i in range(len(head))]
+    lines = ["  ".join(c.rjust(w) if 0 < i < 5 else c.ljust(w) for i, (c, w) in enumerate(zip(r, widths))).rstrip()
+             for r in rows]
+    lines.insert(1, "-" * len(lines[0]))
+    return (f"Times: {clock} time ({'user + system of the process and its workers' if clock == 'cpu' else 'wall'}),"
+            f" median of {runs} runs; the big log: one run.\n" + "\n".join(lines))
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--runs", type=int, default=3)
-    parser.add_argument("--big-mb", type=int, default=200)
-    parser.add_argument("--skip-big", action="store_true", help="leave out the huge-input run")
+    parser.add_argument("--runs", type=int, default=5, help="runs of each timed command [5]")
+    parser.add_argument("--baseline", metavar="REF", help="the previous release [the newest git tag]")
+    parser.add_argument("--no-baseline", action="store_true", help="measure the current tree alone")
+    parser.add_argument("--big-mb", type=float, default=25, help="size of the big log in MB [25]")
+    parser.add_argument("--skip-big", action="store_true", help="leave out the big log")
+    parser.add_argument("--clock", choices=("cpu", "wall"), default="cpu", help="what a time is [cpu]")
     args = parser.parse_args(argv)
-    rows: list[tuple[str, str, str, bool]] = []
-
+    started = time.perf_counter()
     with tempfile.TemporaryDirectory() as tmp:
-        # reader against the ceiling
-        path = os.path.join(tmp, "reader.log")
-        lines = reader_bench.generate(path, 200_000)
-        ceiling = reader_bench.median_time(lambda: reader_bench.tokenize_file(path), args.runs)
-        reader = reader_bench.median_time(lambda: reader_bench.read_all(path), args.runs)
-        ratio = ceiling / reader
-        rows.append(("reader", f"{lines / reader:,.0f} lines/s = {ratio:.0%} of the re ceiling "
-                               f"({lines / ceiling:,.0f} lines/s)", ">= 50% of the ceiling", ratio >= 0.5))
-
-        # check throughput
-        log = os.path.join(tmp, "hands.log")
-        check_bench.generate(log, 2000)
-        report = check_file(log)
-        actions = sum(h.actions for h in report.hands)
-        seconds = reader_bench.median_time(lambda: check_file(log), args.runs)
-        rows.append(("check", f"{actions / seconds:,.0f} actions/s ({actions:,} actions, 2,000 hands)",
-                     ">= 100,000 actions/s", actions / seconds >= 100_000))
-
-        # self-play
-        hands = 500
-        seconds = reader_bench.median_time(lambda: sum(1 for _ in play_log(4, "commercial", seed=1, hands=hands)),
-                                           args.runs)
-        rows.append(("play", f"{hands / seconds:,.0f} hands/s (greedy bot, 4 players)", "(no target)", True))
-
-        # start-up
-        base, ours = check_bench.startup(max(args.runs, 5))
-        rows.append(("start-up", f"kcref --version {ours:.3f} s, python -c pass {base:.3f} s",
-                     "<= +0.25 s", ours - base <= 0.25))
-
-        # huge input, streamed
+        work = Path(tmp)
+        trees = [CURRENT]
+        ref = None if args.no_baseline else args.baseline or newest_tag()
+        if ref:
+            trees.append(export_tree(ref, work / "previous"))
+        bench = Bench(trees, work, args.clock)
+        log, small, folder = make_logs(work)
+        figures = speed_figures(bench, log, small, folder, args.runs)
         if not args.skip_big:
-            part_mb = os.path.getsize(log) / 1e6
-            repeats = max(1, round(args.big_mb / part_mb))
-            big = os.path.join(tmp, "big.log")
-            # Hand numbers would restart with every copy (KC214 warnings): the copies go unnumbered.
-            data = re.sub(rb"(?m)^hand \d+ ", b"hand ", Path(log).read_bytes())
-            Path(log).write_bytes(data)
-            with open(big, "wb") as f:
-                for _ in range(repeats):
-                    f.write(data)
-            part = subprocess.run([*kcref_cmd(), "check", "--no-source", log], capture_output=True, text=True)
-            part_counts = [int(x) for x in SUMMARY.search(part.stdout).groups()]  # type: ignore[union-attr]
-            mb, last, secs = peak_rss_mb([*kcref_cmd(), "check", "--no-source", big])
-            big_counts = [int(x) for x in SUMMARY.search(last).groups()]  # type: ignore[union-attr]
-            same = big_counts[1:] == [c * repeats for c in part_counts[1:]]
-            rows.append(("huge input", f"peak {mb:.0f} MB on {os.path.getsize(big) / 1e6:.0f} MB "
-                                       f"({repeats} x {part_mb:.1f} MB, {secs:.0f} s); verdict "
-                                       f"{'= parts' if same else 'DIFFERS from parts'}",
-                         "< 100 MB, same verdict", mb < 100 and same))
-
-    width = max(len(r[1]) for r in rows)
-    print(f"{'figure':<11} {'measured (median of ' + str(args.runs) + ' runs)':<{width}}  {'target':<22} ok")
-    for name, measured, target, ok in rows:
-        print(f"{name:<11} {measured:<{width}}  {target:<22} {'met' if ok else 'MISSED'}")
-    return 0 if all(r[3] for r in rows) else 1
+            figures += memory_figures(bench, log, args.big_mb)
+    print(table(figures, args.clock, args.runs, ref))
+    print(f"({time.perf_counter() - started:.0f} s)")
+    return 0 if all(f.target is None or f.target.met(f.current) for f in figures) else 1
 
 
 if __name__ == "__main__":

@@ -4,7 +4,9 @@ The public API, for bot authors and tools (``dir(kcref)`` lists it):
 
 - reading: :func:`read_text`, :func:`read_file` stream typed events and syntax diagnostics;
 - checking: :func:`check_text`, :func:`check_file` give a :class:`FileReport` (its
-  ``diagnostics``, and the verdict on each hand in ``hands``);
+  ``diagnostics``, and the verdict on each hand in ``hands``); :func:`check_paths` checks many
+  files in worker processes; :func:`report_row` and :func:`check_row` give a file's verdict as
+  plain JSON data, for distributed engines (docs/scale.md);
 - dealing and playing: :func:`deal_from_deck` deals a :class:`Dealt` hand whose ``table`` is
   played with :func:`legal_actions`, :func:`apply`, :func:`can_end_turn`, :func:`end_turn` and
   :func:`settle` (anything the rules forbid raises :class:`IllegalAction`);
@@ -29,7 +31,7 @@ _MODULES: dict[str, tuple[str, ...]] = {
     "notation.reader": ("read_text", "read_file"),
     "notation.writer": ("event_text", "write_text", "write_lines", "Spelling"),
     # checking: the whole pipeline, and its parts
-    "referee.pipeline": ("check_text", "check_file", "FileReport"),
+    "referee.pipeline": ("check_text", "check_file", "FileReport", "check_paths", "check_row", "report_row"),
     "referee.replay": ("referee_hand", "referee_hands"),
     "referee.verdict": ("HandVerdict", "Penalty"),
     "model.diagnostics": ("Diagnostic",),
@@ -126,7 +128,10 @@ if TYPE_CHECKING:  # what type checkers see; at run time ``__getattr__`` imports
     from .notation.writer import write_text as write_text
     from .referee.pipeline import FileReport as FileReport
     from .referee.pipeline import check_file as check_file
+    from .referee.pipeline import check_paths as check_paths
+    from .referee.pipeline import check_row as check_row
     from .referee.pipeline import check_text as check_text
+    from .referee.pipeline import report_row as report_row
     from .referee.replay import referee_hand as referee_hand
     from .referee.replay import referee_hands as referee_hands
     from .referee.verdict import HandVerdict as HandVerdict

@@ -24,6 +24,7 @@ from ..notation.reader import read_file, read_stream, read_text
 from ..notation.sourcelines import SourceLines
 from .assertions import check_assertions
 from .grouping import MAX_TAG_NAMES, HandRecord
+from .hand_score import hand_score
 from .replay import referee_hands
 from .setup_checks import checked_hands
 from .verdict import HandVerdict
@@ -196,18 +197,27 @@ def _check_for_pool(path: str) -> FileReport:
     return check_file(path, keep_hands=False)
 
 
+CHUNK_FILES = 16
+"""At most this many paths go to a worker process in one round trip."""
+
+
 def check_paths(paths: Iterable[str], *, jobs: int = 1, keep_hands: bool = True) -> Iterator[FileReport]:
-    """Check many files; reports come in the order given, whatever ``jobs`` (worker processes)."""
+    """Check many files; reports come in the order given, whatever ``jobs`` (worker processes).
+
+    With workers, each report comes back whole (its diagnostics kept, for printing in order);
+    the paths go to the workers in chunks, a few per worker at a time, so that a folder of
+    small logs does not cost a round trip per file.
+    """
     paths = list(paths)
     if jobs <= 1 or len(paths) < 2 or "-" in paths:
         for path in paths:
             yield check_file(path, keep_hands=keep_hands)
         return
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
-        if keep_hands:
-            yield from pool.map(check_file, paths)
-        else:
-            yield from pool.map(_check_for_pool, paths)
+    workers = min(jobs, len(paths))
+    chunk = max(1, min(CHUNK_FILES, len(paths) // (workers * 4)))
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        yield from pool.map(check_file if keep_hands else _check_for_pool, paths, chunksize=chunk)
+
 
 def problem_report(problem: Problem) -> FileReport:
     """A checked file's report for a path that could not be read: one KC001 error, unreadable."""
@@ -226,3 +236,55 @@ def check_inputs(inputs: Inputs, *, jobs: int = 1, keep_hands: bool = True) -> I
         elif isinstance(entry, Problem):
             yield problem_report(entry)
     next(reports, None)  # run the generator to its end, so that a pool of workers is shut down
+
+
+Row = dict[str, object]
+"""A verdict as plain JSON types (str, int, bool, None, lists and dicts of them)."""
+
+
+def hand_row(verdict: HandVerdict, line: int) -> Row:
+    """One hand's verdict as a :data:`Row`: where it is (``index`` in its file, written
+    ``number``, ``line``), who played (``players``, ``rules``), how it ended (``winner``'s name,
+    ``blocked``, ``valid``, ``errors``, ``actions`` judged) and what it is worth (``scores``, one
+    per player in the hand's scoring system; ``None`` when the hand is not scored)."""
+    scores = hand_score(verdict).scores
+    return {"index": verdict.index, "number": verdict.number, "line": line, "players": list(verdict.players),
+            "rules": verdict.rules, "winner": verdict.winner_name, "blocked": verdict.blocked,
+            "valid": verdict.valid, "errors": len(verdict.errors), "actions": verdict.actions,
+            "scores": None if scores is None else list(scores)}
+
+
+def _file_row(report: FileReport, hands: list[Row]) -> Row:
+    return {"path": report.path, "hands": report.hand_count, "errors": report.errors,
+            "warnings": report.count(Severity.WARNING), "penalties": report.penalties,
+            "notes": report.count(Severity.INFO) - report.penalties, "unreadable": report.unreadable,
+            "verdicts": hands}
+
+
+def report_row(report: FileReport) -> Row:
+    """A checked file's verdict as a :data:`Row`: ``path``, the counts of ``kcref check
+    --format json`` (``hands``, ``errors``, ``warnings``, ``penalties``, ``notes``),
+    ``unreadable``, and ``verdicts``, one :func:`hand_row` per hand.
+
+    The report must hold its verdicts (checked with ``keep_hands``, the default).
+    """
+    if len(report.hands) != report.hand_count:
+        raise ValueError(f"report_row needs every hand's verdict: {report.path} was checked without keep_hands")
+    return _file_row(report, [hand_row(v, line) for v, line in zip(report.hands, report.hand_lines)])
+
+
+def _ignore(diagnostic: Diagnostic) -> None:
+    """Counted, not kept."""
+
+
+def check_row(path: str) -> Row:
+    """Check the log at ``path`` and give its verdict as :func:`report_row` does, in flat memory
+    (neither the verdicts nor the diagnostics are kept, only the counts and the rows).
+
+    A plain function of a path to plain data: what a distributed engine maps over many paths
+    (``dask.bag.from_sequence(paths).map(check_row)``); see docs/scale.md.
+    """
+    hands: list[Row] = []
+    report = check_file(path, keep_hands=False, emit=_ignore,
+                        on_hand=lambda verdict, line: hands.append(hand_row(verdict, line)))
+    return _file_row(report, hands)

@@ -1,0 +1,104 @@
+"""Run kcref commands as processes and measure them: wall time, CPU time and peak memory.
+
+Shared by bench/run.py and bench/memory.py. A :class:`Tree` is a kcref source tree (this
+checkout, or a release exported into a temporary folder with :func:`export_tree`); every command
+runs as ``python -m kcref`` with that tree first on ``PYTHONPATH``, from a neutral working
+folder, so two trees can be run side by side.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO
+
+ROOT = Path(__file__).resolve().parent.parent
+
+SUMMARY = re.compile(rb"(\d+) files?, (\d+) hands?, (\d+) errors?, (\d+) warnings?, "
+                     rb"(\d+) penalt(?:y|ies), (\d+) notes?")
+"""The summary line of ``kcref check``."""
+
+
+@dataclass(frozen=True)
+class Tree:
+    """A kcref source tree to run: its label in tables, and the folder holding ``kcref/``."""
+
+    label: str
+    root: Path
+
+    def env(self) -> dict[str, str]:
+        env = {**os.environ, "PYTHONPATH": str(self.root)}
+        for name in ("GITHUB_ACTIONS", "NO_COLOR", "PYTHONSTARTUP"):
+            env.pop(name, None)
+        return env
+
+
+CURRENT = Tree("current", ROOT)
+
+
+@dataclass(frozen=True)
+class Sample:
+    """One run of a command."""
+
+    wall: float
+    """Seconds, start to exit."""
+    cpu: float
+    """User + system seconds of the process and of the children it waited for (worker processes)."""
+    rss_mb: float
+    """Peak resident memory of the process (or of its largest waited-for child), in MB."""
+    status: int
+
+
+def run(argv: list[str], *, env: dict[str, str] | None = None, cwd: Path | None = None, stdin: Path | None = None,
+        stdout: IO[bytes] | int = subprocess.DEVNULL) -> Sample:
+    """Run ``argv`` and measure it with ``wait4``: the rusage of that one child, so runs never mix."""
+    with open(stdin, "rb") if stdin else open(os.devnull, "rb") as source:
+        start = time.perf_counter()
+        proc = subprocess.Popen(argv, stdin=source, stdout=stdout, stderr=subprocess.DEVNULL, env=env, cwd=cwd)
+        _, status, usage = os.wait4(proc.pid, 0)
+        wall = time.perf_counter() - start
+    proc.returncode = os.waitstatus_to_exitcode(status)  # reaped here: keep Popen from waiting again
+    return Sample(wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024, proc.returncode)
+
+
+def run_kcref(tree: Tree, args: list[str], cwd: Path, **kwargs: object) -> Sample:
+    """``python -m kcref ARGS`` from ``tree``."""
+    return run([sys.executable, "-m", "kcref", *args], env=tree.env(), cwd=cwd, **kwargs)  # type: ignore[arg-type]
+
+
+def export_tree(ref: str, folder: Path) -> Tree:
+    """The tree of git ``ref`` of this checkout, exported into ``folder`` (``git archive | tar``)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    archive = subprocess.run(["git", "-C", str(ROOT), "archive", ref], capture_output=True, check=True).stdout
+    subprocess.run(["tar", "-x", "-C", str(folder)], input=archive, check=True)
+    return Tree(ref, folder)
+
+
+def newest_tag() -> str:
+    """The newest tag reachable from HEAD (``git describe --tags --abbrev=0``)."""
+    return subprocess.run(["git", "-C", str(ROOT), "describe", "--tags", "--abbrev=0"], capture_output=True,
+                          text=True, check=True).stdout.strip()
+
+
+def repeat_log(part: bytes, path: Path, megabytes: float) -> int:
+    """Write ``part`` to ``path`` as many times as makes about ``megabytes`` MB; the number of
+    copies. The copies go unnumbered (``hand 12`` becomes ``hand``), so that hand numbers never
+    restart (a KC214 warning each time)."""
+    part = re.sub(rb"(?m)^hand \d+ ", b"hand ", part)
+    copies = max(1, round(megabytes * 1e6 / len(part)))
+    with open(path, "wb") as f:
+        for _ in range(copies):
+            f.write(part)
+    return copies
+
+
+def summary_counts(output: bytes) -> list[int] | None:
+    """The numbers of the last summary line in ``kcref check``'s output: files, hands, errors,
+    warnings, penalties, notes."""
+    found = SUMMARY.findall(output)
+    return [int(n) for n in found[-1]] if found else None

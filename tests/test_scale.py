@@ -1,0 +1,121 @@
+"""Checking many logs: `check_paths` in worker processes, a file's verdict as a plain JSON row
+(`report_row`, `check_row`), and the Dask recipe of docs/scale.md, run as written."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import kcref
+from tests.util import ROOT
+
+SAMPLES = sorted((ROOT / "samples").rglob("*.log"))
+SCALE_DOC = ROOT / "docs" / "scale.md"
+
+
+def _plain(value: object) -> bool:
+    """Only JSON's own types, all the way down."""
+    if isinstance(value, dict):
+        return all(isinstance(k, str) and _plain(v) for k, v in value.items())
+    if isinstance(value, list):
+        return all(_plain(v) for v in value)
+    return value is None or isinstance(value, (str, int, bool))
+
+
+def test_a_row_is_the_report_in_plain_json_types() -> None:
+    for path in SAMPLES:
+        report = kcref.check_file(str(path))
+        row = kcref.report_row(report)
+        assert _plain(row), row
+        assert json.loads(json.dumps(row)) == row
+        assert (row["path"], row["hands"], row["errors"], row["penalties"], row["unreadable"]) == (
+            str(path), report.hand_count, report.errors, report.penalties, report.unreadable)
+        assert row["warnings"] == report.count(kcref.Severity.WARNING)
+        assert row["notes"] == report.count(kcref.Severity.INFO) - report.penalties
+        verdicts = row["verdicts"]
+        assert isinstance(verdicts, list) and len(verdicts) == len(report.hands)
+        for hand, verdict, line in zip(verdicts, report.hands, report.hand_lines):
+            assert (hand["index"], hand["number"], hand["line"], hand["valid"], hand["blocked"]) == (
+                verdict.index, verdict.number, line, verdict.valid, verdict.blocked)
+            assert hand["winner"] == verdict.winner_name and hand["players"] == list(verdict.players)
+            assert hand["errors"] == len(verdict.errors)
+
+
+def test_a_row_gives_each_players_score() -> None:
+    row = kcref.check_row(str(ROOT / "samples" / "classic-night.log"))
+    first = row["verdicts"][0]  # type: ignore[index]
+    # classic: the winner scores a point, everyone else nothing
+    assert first["winner"] is not None and first["valid"]
+    assert first["scores"] == [int(name == first["winner"]) for name in first["players"]]
+
+
+def test_an_invalid_log_has_errors_and_unscored_hands() -> None:
+    row = kcref.check_row(str(ROOT / "samples" / "invalid" / "illegal-plays.log"))
+    assert row["errors"] > 0  # type: ignore[operator]
+    assert any(h["scores"] is None and not h["valid"] for h in row["verdicts"])  # type: ignore[attr-defined]
+
+
+def test_check_row_is_report_row_in_flat_memory() -> None:
+    for path in SAMPLES:
+        assert kcref.check_row(str(path)) == kcref.report_row(kcref.check_file(str(path)))
+
+
+def test_an_unreadable_path_is_a_row_too(tmp_path: Path) -> None:
+    row = kcref.check_row(str(tmp_path / "missing.log"))
+    assert row == {"path": str(tmp_path / "missing.log"), "hands": 0, "errors": 1, "warnings": 0, "penalties": 0,
+                   "notes": 0, "unreadable": True, "verdicts": []}
+
+
+def test_report_row_refuses_a_report_without_its_verdicts() -> None:
+    report = kcref.check_file(str(ROOT / "samples" / "classic-night.log"), keep_hands=False)
+    with pytest.raises(ValueError, match="keep_hands"):
+        kcref.report_row(report)
+
+
+def test_check_paths_keeps_the_order_given_in_chunks() -> None:
+    paths = [str(p) for p in SAMPLES] * 5  # more paths than a chunk per worker
+    one = [kcref.report_row(r) for r in kcref.check_paths(paths, jobs=1)]
+    two = [kcref.report_row(r) for r in kcref.check_paths(paths, jobs=2)]
+    assert two == one
+    assert [r["path"] for r in two] == paths
+    lean = list(kcref.check_paths(paths, jobs=2, keep_hands=False))
+    assert [(r.path, r.hand_count, r.errors, len(r.diagnostics), r.hands) for r in lean] == [
+        (r["path"], r["hands"], r["errors"], len(d.diagnostics), []) for r, d in
+        zip(one, kcref.check_paths(paths, jobs=1))]
+
+
+def _recipe() -> str:
+    """The first Python block of docs/scale.md: the recipe, as a reader copies it."""
+    match = re.search(r"```python\n(.*?)```", SCALE_DOC.read_text(encoding="utf-8"), re.S)
+    assert match, "docs/scale.md has no python block"
+    return match.group(1)
+
+
+def test_the_dask_recipe_runs_as_written(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    pytest.importorskip("dask.bag", reason="the Dask recipe needs dask: pip install '.[scale]'")
+    nights = tmp_path / "nights"
+    for i, sample in enumerate(SAMPLES):
+        folder = nights / f"week{i % 2}"
+        folder.mkdir(parents=True, exist_ok=True)
+        shutil.copy(sample, folder / sample.name)
+    (tmp_path / "check_logs.py").write_text(_recipe(), encoding="utf-8")
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    result = subprocess.run([sys.executable, "check_logs.py", "nights", "verdicts", "2"], cwd=tmp_path, env=env,
+                            capture_output=True, text=True, timeout=120)
+    rows = [json.loads(line) for part in sorted((tmp_path / "verdicts").glob("*.jsonl"))
+            for line in part.read_text(encoding="utf-8").splitlines()]
+    paths = sorted(str(p.relative_to(tmp_path)) for p in nights.rglob("*.log"))
+    assert [r["path"] for r in rows] == paths
+    monkeypatch.chdir(tmp_path)
+    assert rows == [kcref.check_row(p) for p in paths]
+    errors = sum(r["errors"] for r in rows)
+    assert errors > 0, "the invalid samples have errors"
+    assert result.stdout.splitlines()[-1] == f"{len(rows)} files, {sum(r['hands'] for r in rows)} hands, {errors} errors"
+    assert result.returncode == 1, result.stderr
