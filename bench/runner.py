@@ -12,6 +12,7 @@ import os
 import re
 import subprocess
 import sys
+import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -32,8 +33,12 @@ class Tree:
     root: Path
 
     def env(self) -> dict[str, str]:
-        env = {**os.environ, "PYTHONPATH": str(self.root)}
-        for name in ("GITHUB_ACTIONS", "NO_COLOR", "PYTHONSTARTUP"):
+        # Bytecode is cached (in a folder of its own per tree), as an installed package has its
+        # .pyc files: with PYTHONDONTWRITEBYTECODE set, every run would compile kcref again and
+        # start-up would measure the compiler.
+        env = {**os.environ, "PYTHONPATH": str(self.root),
+               "PYTHONPYCACHEPREFIX": str(Path(tempfile.gettempdir()) / f"kcref-bench-pyc-{self.label}")}
+        for name in ("GITHUB_ACTIONS", "NO_COLOR", "PYTHONSTARTUP", "PYTHONDONTWRITEBYTECODE"):
             env.pop(name, None)
         return env
 
