@@ -98,6 +98,7 @@ class Table:
         "deck",
         "draw_step",
         "drawn",
+        "guarded",
         "holdings",
         "idle",
         "kings_judged",
@@ -175,6 +176,9 @@ class Table:
         """The card just drawn is unknown and might be such a King."""
         self.started_empty = self.stock == 0
         """The turn began with the stock empty (a blocked hand is a round of such turns)."""
+        self.guarded = self.policy.draw_first and self.stock > 0
+        """The turn's phase may refuse the next action (the engine then judges it first): set
+        whenever the turn is closed, a drawn King is pending or may be, or the draw must come first."""
 
     @property
     def over(self) -> bool:

@@ -85,6 +85,7 @@ def start_hand(options: Options, names: Sequence[str], dealer: int,
     if options.scoring.chips is not None:
         _ante(t, stacks, pot)
     t.started_empty = t.stock == 0
+    t.guarded = t.policy.draw_first and t.stock > 0
     return t
 
 
@@ -240,23 +241,21 @@ def _handler(action: Action) -> Callable[[Table, Any], None]:
 
 
 def _play_card(t: Table, action: PlayCard) -> None:
-    placing = False
-    if t.closed is not None or t.pending_king is not None or t.maybe_king or (
-            t.policy.draw_first and not t.drawn and t.stock):
-        placing = _phase(t, action)
+    placing = _phase(t, action) if t.guarded else False
     card, pile = action
     dest = t.piles[pile]
     if dest:
         top = dest[-1]
-        fit = card.rank == top.rank - 1 and card.suit.colour is not top.suit.colour  # fits(), inline
-    else:
-        fit = card.rank is KING or pile not in CORNER_SET
-        if fit and card.rank is KING and pile not in CORNER_SET and _owes_corner(t, card):
+        if card.rank != top.rank - 1 or card.suit.colour is top.suit.colour:  # fits(), inline
+            raise _play_error(t, card, pile)
+    elif card.rank is KING:
+        if pile not in CORNER_SET and _owes_corner(t, card):
             raise IllegalAction("KC318", f"{t.name} plays the dealt King {card} onto {pile.value}: "
                                          f"Kings must go to a corner on the first turn")
-    if not fit:
+    elif pile in CORNER_SET:
         raise _play_error(t, card, pile)
-    hand = t.holdings[t.player]
+    player = t.player
+    hand = t.holdings[player]
     known = hand.known
     try:
         known.remove(card)
@@ -265,19 +264,21 @@ def _play_card(t: Table, action: PlayCard) -> None:
             raise not_held(t, card) from None
         hand.unknown -= 1
         t.seen.add(card)
-        t.mark_unchecked(Unchecked.HELD, t.player)
+        t.mark_unchecked(Unchecked.HELD, player)
     dest.append(card)
     t.plays += 1
     if placing:
         t.pending_king = None
         if t.policy.drawn_king_ends_turn:
             t.closed = Closed.KING_PLACED
+            t.guarded = True
     if len(dest) == 13 and t.policy.remove_completed:
         _clear(t, pile)
     if not known and not hand.unknown:
-        t.winner = t.player
+        t.winner = player
         t.out_step = t.step
         t.closed = Closed.WENT_OUT
+        t.guarded = True
 
 
 def _play_error(t: Table, card: Card, pile: Pile) -> IllegalAction:
@@ -289,8 +290,7 @@ def _play_error(t: Table, card: Card, pile: Pile) -> IllegalAction:
 
 
 def _move_pile(t: Table, action: MovePile) -> None:
-    if t.closed is not None or t.pending_king is not None or t.maybe_king or (
-            t.policy.draw_first and not t.drawn and t.stock):
+    if t.guarded:
         _phase(t, action)
     source, target = action
     if not may_move(t, source, target):
@@ -311,8 +311,7 @@ def _clear(t: Table, pile: Pile) -> None:
 
 def _draw(t: Table, action: Draw) -> None:
     pol = t.policy
-    if t.closed is not None or t.pending_king is not None or t.maybe_king or (
-            pol.draw_first and not t.drawn and t.stock):
+    if t.guarded:
         _phase(t, action)
     if t.drawn:
         raise IllegalAction("KC315", "only one draw per turn")
@@ -336,6 +335,7 @@ def _draw(t: Table, action: Draw) -> None:
     t.draw_step = t.step
     if pol.draw_ends_turn:
         t.closed = Closed.DRAWN
+        t.guarded = True
 
 
 def _check_stuck(t: Table) -> None:
@@ -363,11 +363,14 @@ def _take_drawn(t: Table, card: Card | None) -> None:
     if card is None:
         hand.unknown += 1
         t.maybe_king = place_king and not t.seen >= KINGS
+        if t.maybe_king:
+            t.guarded = True
     else:
         hand.known.add(card)
         t.seen.add(card)
         if card.rank is KING and place_king:
             t.pending_king = card
+            t.guarded = True
 
 
 def _pass(t: Table, action: Pass) -> None:
@@ -379,6 +382,7 @@ def _pass(t: Table, action: Pass) -> None:
         err.step = None
         raise err
     t.closed = Closed.PASSED
+    t.guarded = True
 
 
 _HANDLERS: Mapping[type, Callable[[Table, Any], None]] = {
@@ -499,11 +503,31 @@ def can_end_turn(t: Table) -> bool:
 def end_turn(t: Table) -> None:
     """End the turn of the player whose turn it is: judge what was owed (the draw, the
     placing of Kings), charge penalties, detect a blocked hand, and pass the turn on."""
+    if t.winner is not None:
+        return  # going out ends the hand: nothing more is owed
+    seat, pol = t.player, t.policy
+    if (t.pending_king is not None or t.maybe_king or (not t.drawn and t.stock)
+            or (pol.forced_dealt and not t.kings_judged[seat])):
+        _judge_owed(t)
+    if not t.plays and pol.chips:
+        chips = t.options.no_play_chips
+        _pay(t, seat, chips, "KC401", f"{t.name} made no play: pays {plural(chips, 'chip')}", -1)
+    if t.started_empty and not t.plays:
+        t.idle += 1
+        if t.idle >= t.n:
+            t.blocked = True
+    else:
+        t.idle = 0
+    t.turns += 1
+    t.new_turn((seat + 1) % t.n)
+
+
+def _judge_owed(t: Table) -> None:
+    """The end of a turn that may owe something: a drawn King not placed, the draw, the
+    placing of dealt Kings. Refuses a rule error, else pays the penalties due."""
     err = _end_error(t)
     if err is not None:
         raise err
-    if t.winner is not None:
-        return
     seat, pol, last = t.player, t.policy, t.step - 1
     king = t.pending_king
     if king is not None:
@@ -522,17 +546,6 @@ def end_turn(t: Table) -> None:
                                           f"{plural(t.stock, 'card')}: pays {plural(chips, 'chip')}", last)
     if pol.forced_dealt and not t.kings_judged[seat]:
         _judge_dealt_kings(t, last)
-    if not t.plays and pol.chips:
-        chips = t.options.no_play_chips
-        _pay(t, seat, chips, "KC401", f"{t.name} made no play: pays {plural(chips, 'chip')}", -1)
-    if t.started_empty and not t.plays:
-        t.idle += 1
-        if t.idle >= t.n:
-            t.blocked = True
-    else:
-        t.idle = 0
-    t.turns += 1
-    t.new_turn((seat + 1) % t.n)
 
 
 # --- the legal actions -----------------------------------------------------------------------

@@ -11,7 +11,6 @@ import sys
 from array import array
 from collections import Counter, deque
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field, replace
 from operator import itemgetter
 from typing import BinaryIO
@@ -123,8 +122,11 @@ class _Check:
         if self.keep_hands:
             report.hands.append(verdict)
         report.hand_lines.append(record.start.span.line)
-        self.pending.extend(verdict.diagnostics)
-        self.flush()
+        if self.pending or asserted:
+            self.pending.extend(verdict.diagnostics)
+            self.flush()
+        elif verdict.diagnostics:
+            self._send(verdict.diagnostics)  # the referee's own are in line order already
         if self.sources is not None:
             self.sources.release(record.start.span.line)
         if self.on_hand is not None:
@@ -132,18 +134,25 @@ class _Check:
 
     def flush(self) -> None:
         """Count the pending diagnostics and hand them on in line order."""
-        report, sources, emit, pending = self.report, self.sources, self.emit, self.pending
+        pending = self.pending
         if not pending:
             return
         pending.sort(key=LINE_AND_COLUMN)
+        self._send(pending)
+        pending.clear()
+
+    def _send(self, diagnostics: Iterable[Diagnostic]) -> None:
+        """Count ``diagnostics`` (in line order) and hand them on, with their source lines."""
+        report, sources, emit = self.report, self.sources, self.emit
         out = report.diagnostics.append if emit is None else emit
+        new = tuple.__new__
         # Counted in locals: Severity hashes in Python, and a log may hold a penalty on every turn.
         errors = warnings = infos = penalties = 0
-        for d in pending:
-            if sources is not None and not d.source and d.line > 0:
-                # Built directly: much cheaper than d._replace(source=...).
-                d = Diagnostic(d.path, d.line, d.column, d.severity, d.code, d.message, sources.get(d.line))
-            severity, code = d.severity, d.code
+        for d in diagnostics:
+            path, line, column, severity, code, message, source = d
+            if sources is not None and not source and line > 0:
+                # Built directly: much cheaper than d._replace(source=...) or Diagnostic(...).
+                d = new(Diagnostic, (path, line, column, severity, code, message, sources.get(line)))
             if severity is ERROR:
                 errors += 1
             elif severity is WARNING:
@@ -155,7 +164,6 @@ class _Check:
             elif code in UNREADABLE:
                 report.unreadable = True
             out(d)
-        pending.clear()
         counts = report.counts
         for severity, n in ((ERROR, errors), (WARNING, warnings), (INFO, infos)):
             if n:
@@ -213,6 +221,8 @@ def check_paths(paths: Iterable[str], *, jobs: int = 1, keep_hands: bool = True)
         for path in paths:
             yield check_file(path, keep_hands=keep_hands)
         return
+    from concurrent.futures import ProcessPoolExecutor  # only with workers: it costs ~9 ms to import
+
     workers = min(jobs, len(paths))
     chunk = max(1, min(CHUNK_FILES, len(paths) // (workers * 4)))
     with ProcessPoolExecutor(max_workers=workers) as pool:

@@ -86,6 +86,8 @@ class _Replay:
         t = self.table
         assert t is not None
         notes = t.notes
+        own_path = self.record.path
+        add, fine = self.diagnostics.append, self.penalties.append
         for i in range(self.noted, len(notes)):
             code, seat, chips, message, step = notes[i]
             if step is None:
@@ -93,11 +95,12 @@ class _Replay:
             else:
                 where = span
                 col = cols[step] if 0 <= step < len(cols) else span.col
-            path = where.path or self.record.path
+            path = where.path or own_path
+            line = where.line
             # Built directly (not through ``diagnostic``): a log may hold a penalty on every turn.
-            self.diagnostics.append(Diagnostic(path, where.line, col, SEVERITIES[code], code, message))
+            add(Diagnostic(path, line, col, SEVERITIES[code], code, message))
             if code.startswith("KC4"):
-                self.penalties.append(Penalty(seat, chips, code, Span(path, where.line, col)))
+                fine(Penalty(seat, chips, code, Span(path, line, col)))
         self.noted = len(notes)
 
     # --- the events --------------------------------------------------------------------------
@@ -230,28 +233,29 @@ class _Replay:
                 self._report(rec.start.span, rec.start.span.col, "KC502", _unchecked_message(t))
         if rec.cut is not None and rec.players and rec.cut.code not in QUIET_CUTS:
             self._report(Span(rec.path, rec.cut.line, rec.cut.column), rec.cut.column, "KC504", self._cut_note())
-        self.diagnostics.sort(key=LINE_AND_COLUMN)
-        return HandVerdict(
+        diagnostics = self.diagnostics
+        diagnostics.sort(key=LINE_AND_COLUMN)
+        if t is None:
+            return HandVerdict.build(
+                path=rec.path, index=rec.index, number=rec.number, players=rec.players,
+                dealer=rec.dealer, rules=rec.rules, options=rec.options, valid=False, winner=None,
+                blocked=False, cards_left=(), points=points, stacks_start=stacks_start, stacks_end=None,
+                ante=0, pot_start=pot_start, pot=pot, pot_left=pot_start, penalties=tuple(self.penalties),
+                diagnostics=tuple(diagnostics), actions=self.actions, unvalued=(), stopped_at=self._stopped_at())
+        stacks = t.stacks
+        left = t.unchecked.get(Unchecked.CARDS_LEFT)
+        return HandVerdict.build(
             path=rec.path, index=rec.index, number=rec.number, players=rec.players,
-            dealer=rec.dealer, rules=rec.rules, options=rec.options,
-            valid=t is not None and complete,
-            winner=t.winner if t is not None else None,
-            blocked=t.blocked if t is not None else False,
-            cards_left=_cards_left(t) if t is not None else (),
-            points=points,
-            stacks_start=stacks_start,
-            stacks_end=tuple(t.stacks) if t is not None and t.stacks is not None else None,
-            ante=t.ante if t is not None else 0,
-            pot_start=pot_start, pot=pot, pot_left=t.pot if t is not None else pot_start,
-            penalties=tuple(self.penalties), diagnostics=tuple(self.diagnostics),
-            actions=self.actions,
-            unvalued=tuple(sorted(t.unchecked.get(Unchecked.CARDS_LEFT, ()))) if t is not None else (),
-            stopped_at=self._stopped_at(),
-        )
+            dealer=rec.dealer, rules=rec.rules, options=rec.options, valid=complete, winner=t.winner,
+            blocked=t.blocked, cards_left=_cards_left(t), points=points, stacks_start=stacks_start,
+            stacks_end=tuple(stacks) if stacks is not None else None, ante=t.ante, pot_start=pot_start,
+            pot=pot, pot_left=t.pot, penalties=tuple(self.penalties), diagnostics=tuple(diagnostics),
+            actions=self.actions, unvalued=tuple(sorted(left)) if left else (), stopped_at=self._stopped_at())
 
     def _stopped_at(self) -> int | None:
         """The line past which the hand was not judged, or None when it was judged to its end."""
-        lines = [d.line for d in self.diagnostics if d.severity is Severity.ERROR]
+        error = Severity.ERROR
+        lines = [d.line for d in self.diagnostics if d.severity is error]
         if self.record.cut is not None:
             lines.append(self.record.cut.line)
         return min(lines) if lines else None
@@ -275,7 +279,8 @@ class _Replay:
 
 
 def _cards_left(t: Table) -> tuple[tuple[Card, ...] | int, ...]:
-    return tuple(tuple(in_order(h.known)) if h.fully_known else len(h) for h in t.holdings)
+    return tuple([(tuple(in_order(h.known)) if len(h.known) > 1 else tuple(h.known)) if not h.unknown else len(h)
+                  for h in t.holdings])
 
 
 def _unchecked_message(t: Table) -> str:

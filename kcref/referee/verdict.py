@@ -6,7 +6,7 @@ A verdict is the :class:`kcref.model.systems.HandResult` that the scoring system
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from ..model.cards import Card
 from ..model.diagnostics import Diagnostic
@@ -75,6 +75,14 @@ class HandVerdict:
     stopped_at: int | None = None
     """The line past which the hand was not judged: its first rule error, or a line that cannot
     be judged (a syntax or set-up error); None when the hand was judged to its end."""
+
+    @classmethod
+    def build(cls, **fields: Any) -> HandVerdict:
+        """``HandVerdict(**fields)`` with every field given, built without the frozen
+        ``__init__`` (one ``object.__setattr__`` per field): the referee makes one per hand."""
+        verdict = object.__new__(cls)
+        verdict.__dict__.update(fields)
+        return verdict
 
     @property
     def finished(self) -> bool:
