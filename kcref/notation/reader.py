@@ -16,11 +16,11 @@ import functools
 import re
 import sys
 from collections.abc import Callable, Iterable, Iterator
-from itertools import accumulate
+from itertools import accumulate, compress, count
 from typing import TYPE_CHECKING, Any, BinaryIO, NamedTuple
 
 from ..files.discover import cannot_read
-from ..model.cards import Card, Pile, parse_card, parse_pile
+from ..model.cards import DECK, Card, Pile, parse_card, parse_pile
 from ..model.diagnostics import Diagnostic, diagnostic
 from ..model.events import (
     PASS,
@@ -42,6 +42,8 @@ from ..model.events import (
     Span,
     Tag,
     Turn,
+    read_deal,
+    read_layout,
     read_turn,
 )
 from . import lexicon
@@ -129,7 +131,19 @@ def _fast_piece(piece: str) -> _Piece | None:
     hit = _Piece(action, len(piece) - len(piece.lstrip(" \t")), type(action) is Draw and action.card is not None)
     if len(_piece_cache) < 100_000:
         _piece_cache[piece] = hit
+        if hit.blanks == 1 and (not hit.drawn or "draw " in piece):
+            _spaced_pieces[piece] = action
+            if hit.drawn:
+                _drawn_pieces.add(piece)
     return hit
+
+
+_spaced_pieces: dict[str, Action] = {}
+"""The pieces read so far that have one blank before their action, as most logs write them
+(``Ann: KH->NE; draw 4C``): a turn line made of these is read without a Python step per action."""
+_drawn_pieces: set[str] = set()
+"""Those of :data:`_spaced_pieces` that are written draws: each is spelled ``draw CARD``, so a
+turn line made of spaced pieces has no more written draws than it holds ``"draw "``."""
 
 
 def fast_turn(line: str, path: str, lineno: int) -> Turn | None:
@@ -227,6 +241,14 @@ def _spaced_cols(words: list[str], at: int) -> tuple[int, ...]:
 _PLUS_ONE = (1).__add__
 """A word and the space after it, without a Python call per word."""
 
+_CARD_WORDS: dict[str, Card] = {card.text(): card for card in DECK}
+"""The canonical spelling of each card (``10H``, ``QS``)."""
+_LAYOUT_WORDS: dict[str, tuple[Pile, Card]] = {
+    f"{pile.value}:{text}": (pile, card) for pile in Pile for text, card in _CARD_WORDS.items()}
+"""Each layout entry in its canonical spelling (``N:10H``)."""
+_span = tuple.__new__
+"""``Span(path, line, col)`` without the Python-level ``__new__`` of a NamedTuple."""
+
 
 def _fast_layout(line: str, path: str, lineno: int) -> Event | None:
     m = _FAST_LAYOUT.fullmatch(line)
@@ -280,6 +302,79 @@ def fast_line(line: str, path: str, lineno: int) -> Event | None:
     if first in " \t" or ":" not in line:
         return None
     return fast_turn(line, path, lineno)
+
+
+# --- the bulk of a log ------------------------------------------------------------------------
+# Most lines are written the same way: single spaces, canonical spellings, a player already met.
+# These are read here as fast_line would read them, without a Python step per action or card;
+# anything else goes to fast_line (the test of the reader holds the two to the grammar).
+
+
+def read_line(line: str, path: str, lineno: int) -> Item | None:
+    """Read a line through the fast paths; None means "ask the grammar" (or a line with nothing)."""
+    head, colon, rest = line.partition(":")
+    if colon:
+        player = _name_cache.get(head)
+        if player is not None:
+            return _spaced_turn(player, len(head), rest, line, path, lineno)
+        if head.startswith("deal "):
+            return _spaced_deal(head, rest, line, path, lineno)
+    if line.startswith("layout "):
+        return _spaced_layout(line, path, lineno)
+    return fast_line(line, path, lineno) if line else None
+
+
+def _spaced_turn(player: str, head: int, rest: str, line: str, path: str, lineno: int) -> Turn | None:
+    """A turn line whose pieces are all in :data:`_spaced_pieces` (its player's name is known)."""
+    hash_at = rest.find("#")
+    if hash_at >= 0:
+        comment = rest[hash_at:].rstrip()
+        rest = rest[:hash_at]
+    else:
+        comment = ""
+    pieces = rest.split(";")
+    try:
+        actions = tuple(map(_spaced_piece, pieces))
+    except KeyError:
+        return fast_turn(line, path, lineno)
+    if rest.count("draw ") == 1 and _drawn_piece(pieces[-1]):
+        draws: tuple[int, ...] = (len(pieces) - 1,)
+    else:
+        draws = tuple(compress(count(), map(_drawn_piece, pieces)))
+    del pieces[-1]  # each column: the pieces and ';' before it, from just after ': '
+    cols = tuple(accumulate(map(_PLUS_ONE, map(len, pieces)), initial=head + 3))
+    return read_turn(player, actions, _span(Span, (path, lineno, 1)), comment, cols, draws)
+
+
+def _spaced_deal(head: str, rest: str, line: str, path: str, lineno: int) -> Event | None:
+    """``deal NAME: CARD CARD ...``, the name known, the cards in :data:`_CARD_WORDS`."""
+    name = head[5:]
+    if "#" in rest or rest[:1] != " " or _name_cache.get(name) != name:
+        return fast_line(line, path, lineno)
+    words = rest[1:].split(" ")
+    try:
+        cards = tuple(map(_card_word, words))
+    except KeyError:
+        return fast_line(line, path, lineno)
+    return read_deal(name, cards, _span(Span, (path, lineno, 1)), "", _spaced_cols(words, len(head) + 3), 6)
+
+
+def _spaced_layout(line: str, path: str, lineno: int) -> Event | None:
+    """``layout N:CARD E:CARD ...``, each entry in :data:`_LAYOUT_WORDS`."""
+    if "#" in line:
+        return fast_line(line, path, lineno)
+    words = line[7:].split(" ")
+    try:
+        piles = tuple(map(_layout_word, words))
+    except KeyError:
+        return fast_line(line, path, lineno)
+    return read_layout(piles, _span(Span, (path, lineno, 1)), "", _spaced_cols(words, 8))
+
+
+_spaced_piece = _spaced_pieces.__getitem__
+_drawn_piece = _drawn_pieces.__contains__
+_card_word = _CARD_WORDS.__getitem__
+_layout_word = _LAYOUT_WORDS.__getitem__
 
 
 # --- the grammar path ----------------------------------------------------------------------------
@@ -517,6 +612,7 @@ def read_lines(lines: Iterable[str], path: str = "<string>", trivia: bool = Fals
     ``keep``, the text of each line is handed to it for the caret display of later diagnostics.
     """
     lineno = 0
+    add = None if keep is None else keep.add
     for raw in lines:
         if type(raw) is not str:
             # A diagnostic from the byte reader: a skipped line (KC005) or the end of the reading.
@@ -527,17 +623,17 @@ def read_lines(lines: Iterable[str], path: str = "<string>", trivia: bool = Fals
         line = raw.rstrip("\r\n")
         if lineno == 1 and line.startswith(BOM):
             line = line[1:]
-        item: Item | None = fast_line(line, path, lineno) if line else None
+        item = read_line(line, path, lineno)
         if item is None:
             if not line.strip(" \t\r"):
                 if trivia:
                     yield Blank(Span(path, lineno, 1))
                 continue
             item = parse_line(line, path, lineno)
-        if keep is not None:
+        if add is not None:
             if type(item) is HandStart:
-                keep.hand(lineno)
-            keep.add(lineno, line)
+                keep.hand(lineno)  # type: ignore[union-attr]
+            add(lineno, line)
         if item is None:
             continue
         if not trivia and isinstance(item, Comment):
