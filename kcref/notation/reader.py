@@ -609,10 +609,11 @@ def read_lines(lines: Iterable[str], path: str = "<string>", trivia: bool = Fals
     diagnostics, in order.
 
     With ``trivia`` the stream also holds Comment and Blank events, for ``kcref fmt``. With
-    ``keep``, the text of each line is handed to it for the caret display of later diagnostics.
+    ``keep``, the text of each line is handed to it for the caret display of later diagnostics:
+    a hand's lines all at once, before its next ``hand`` line or the end of the reading is.
     """
     lineno = 0
-    add = None if keep is None else keep.add
+    kept: dict[int, str] = {}
     for raw in lines:
         if type(raw) is not str:
             # A diagnostic from the byte reader: a skipped line (KC005) or the end of the reading.
@@ -630,15 +631,19 @@ def read_lines(lines: Iterable[str], path: str = "<string>", trivia: bool = Fals
                     yield Blank(Span(path, lineno, 1))
                 continue
             item = parse_line(line, path, lineno)
-        if add is not None:
+        if keep is not None:
             if type(item) is HandStart:
-                keep.hand(lineno)  # type: ignore[union-attr]
-            add(lineno, line)
+                keep.add_lines(kept)
+                kept = {}
+                keep.hand(lineno)
+            kept[lineno] = line
         if item is None:
             continue
         if not trivia and isinstance(item, Comment):
             continue
         yield item
+    if keep is not None:
+        keep.add_lines(kept)
 
 
 _LINE_END = re.compile(r"\r\n?|\n")
