@@ -76,13 +76,15 @@ def _plain(record: HandRecord) -> bool:
     if len(kinds) != len(piles) or not _FOUNDATION_SET.issubset(kinds):
         return False
     cards += [card for _, card in piles]
+    drawn = cards.append
     for event in events[n + 1:]:
         if type(event) is Turn:
             if event.player not in names:
                 return False
-            for at in event.draws:
-                card: Card = event.actions[at].card  # type: ignore[union-attr,assignment]
-                cards.append(card)
+            if event.draws:
+                actions = event.actions
+                for at in event.draws:
+                    drawn(actions[at].card)  # type: ignore[union-attr,arg-type]
         elif type(event) not in _AFTER_LAYOUT:
             return False
     return len(set(cards)) == len(cards)
