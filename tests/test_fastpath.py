@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from kcref.model.diagnostics import Diagnostic
 from kcref.model.events import Event, Turn
-from kcref.notation.reader import fast_line, fast_turn, parse_line, read_text
+from kcref.notation.reader import fast_line, fast_turn, parse_line, read_lines, read_text
 
 PATH = "fast.log"
 LINENO = 7
@@ -237,3 +237,47 @@ def test_read_text_never_raises_on_any_text(text: str) -> None:
 @given(st.lists(lines, max_size=12), st.sampled_from(["\n", "\r\n"]), st.sampled_from(["", "\ufeff"]))
 def test_read_text_never_raises_on_near_valid_logs(parts: list[str], newline: str, bom: str) -> None:
     _check_read(bom + newline.join(parts))
+
+
+# --- the reader's own loop, whose inline paths read spaced turn, deal and layout lines -------------
+SPACED_NAMES = ["Ann", "Bob", "Mary Jo", "P1", "deal", "hand Lee"]
+SPACED_ACTIONS = ["KH->NE", "10C->W", "W->S", "draw 4C", "draw", "pass", "Draw 5C", "DRAW 10S", "draw  9H", "9c->n"]
+SPACED_CARDS = ["9C", "10H", "KS", "AD", "TH", "9c", "Q♠", "2H"]
+SPACED_ENTRIES = ["N:QS", "E:3D", "S:10D", "W:JC", "NE:KC", "n:QS", "N:qs", "N: QS"]
+
+
+@st.composite
+def spaced_line(draw: st.DrawFn) -> str:
+    """A turn, deal or layout line written as logs mostly are: single spaces, canonical spellings."""
+    kind = draw(st.integers(0, 2))
+    if kind == 0:
+        acts = draw(st.lists(st.sampled_from(SPACED_ACTIONS), min_size=1, max_size=5))
+        text = draw(st.sampled_from(SPACED_NAMES)) + ": " + "; ".join(acts)
+        text += draw(st.sampled_from(["", "", ";", " ", " # out", "#x"]))
+    elif kind == 1:
+        cards = draw(st.lists(st.sampled_from(SPACED_CARDS), min_size=0, max_size=8))
+        text = "deal " + draw(st.sampled_from(SPACED_NAMES)) + ": " + " ".join(cards)
+    else:
+        entries = draw(st.lists(st.sampled_from(SPACED_ENTRIES), min_size=0, max_size=6))
+        text = "layout " + " ".join(entries) + draw(st.sampled_from(["", "", " ", " # c"]))
+    return text
+
+
+@SETTINGS
+@given(st.lists(st.one_of(lines, spaced_line(), mutated(spaced_line())), max_size=12))
+@example(["Ann: KH->NE; draw 4C", "deal Ann: 9C 10H KS", "layout N:QS E:3D S:10D W:JC", "Ann: draw 4C; Draw 5C",
+          "Ann: draw ; draw 4C", "deal Ann: 9C  10H", "layout N:QS  E:3D", "deal Ann : 9C", "deal Ann: 9C ",
+          "Bob: draw 4C; KH->NE # x", "Bob: draw 4C; draw 5C", "Bob: pass; draw 4C;"])
+def test_read_lines_agrees_with_the_grammar(parts: list[str]) -> None:
+    """read_lines reads each line as the grammar does, caches cold or warm (the second reading)."""
+    for _ in range(2):
+        for item in read_lines(parts, PATH):
+            line_no = item.line if isinstance(item, Diagnostic) else item.span.line
+            text = parts[line_no - 1].rstrip("\r\n")
+            if line_no == 1:
+                text = text.removeprefix("\ufeff")
+            slow = parse_line(text, PATH, line_no)
+            if isinstance(item, Diagnostic):
+                assert item == slow
+            else:
+                assert type(item) is type(slow) and _all_fields(item) == _all_fields(slow), text  # type: ignore[arg-type]

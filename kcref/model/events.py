@@ -8,6 +8,7 @@ their spacing differs (this is what ``read(fmt(x)) == read(x)`` means).
 from __future__ import annotations
 
 import enum
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
@@ -164,6 +165,35 @@ def read_turn(player: str, actions: tuple[Action, ...], span: Span, comment: str
 _new = object.__new__
 
 
+def _setters(cls: type, names: str) -> tuple[Callable[[object, object], None], ...]:
+    return tuple(getattr(cls, name).__set__ for name in names.split())
+
+
+def read_deal(player: str, cards: tuple[Card, ...], span: Span, comment: str, cols: tuple[int, ...],
+              player_col: int) -> Deal:
+    """``Deal(...)`` for the reader's hot path, as :func:`read_turn`."""
+    deal = _new(Deal)
+    set_player, set_cards, set_span, set_comment, set_cols, set_player_col = _DEAL_SLOTS
+    set_player(deal, player)
+    set_cards(deal, cards)
+    set_span(deal, span)
+    set_comment(deal, comment)
+    set_cols(deal, cols)
+    set_player_col(deal, player_col)
+    return deal
+
+
+def read_layout(piles: tuple[tuple[Pile, Card], ...], span: Span, comment: str, cols: tuple[int, ...]) -> Layout:
+    """``Layout(...)`` for the reader's hot path, as :func:`read_turn`."""
+    layout = _new(Layout)
+    set_piles, set_span, set_comment, set_cols = _LAYOUT_SLOTS
+    set_piles(layout, piles)
+    set_span(layout, span)
+    set_comment(layout, comment)
+    set_cols(layout, cols)
+    return layout
+
+
 @dataclass(frozen=True, slots=True)
 class Blocked:
     """``blocked``: the hand ended with nobody able to play."""
@@ -237,3 +267,6 @@ class Blank:
 
 Event = Tag | HandStart | Deal | Layout | Turn | Blocked | Reveal | Assertion | Comment | Blank
 TRIVIA = (Comment, Blank)
+
+_DEAL_SLOTS = _setters(Deal, "player cards span comment cols player_col")
+_LAYOUT_SLOTS = _setters(Layout, "piles span comment cols")

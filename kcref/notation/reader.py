@@ -20,7 +20,7 @@ from itertools import accumulate
 from typing import TYPE_CHECKING, Any, BinaryIO, NamedTuple
 
 from ..files.discover import cannot_read
-from ..model.cards import Card, Pile, parse_card, parse_pile
+from ..model.cards import DECK, Card, Pile, parse_card, parse_pile
 from ..model.diagnostics import Diagnostic, diagnostic
 from ..model.events import (
     PASS,
@@ -42,6 +42,8 @@ from ..model.events import (
     Span,
     Tag,
     Turn,
+    read_deal,
+    read_layout,
     read_turn,
 )
 from . import lexicon
@@ -129,7 +131,15 @@ def _fast_piece(piece: str) -> _Piece | None:
     hit = _Piece(action, len(piece) - len(piece.lstrip(" \t")), type(action) is Draw and action.card is not None)
     if len(_piece_cache) < 100_000:
         _piece_cache[piece] = hit
+        if hit.blanks == 1:
+            _spaced_pieces[piece] = (action, len(piece) + 1, hit.drawn)
     return hit
+
+
+_spaced_pieces: dict[str, tuple[Action, int, bool]] = {}
+"""The pieces read so far that have one blank before their action, as most logs write them
+(``Ann: KH->NE; draw 4C``), each with its width (its ';' included) and whether it is a written
+draw: a turn line made of these is read in one short loop."""
 
 
 def fast_turn(line: str, path: str, lineno: int) -> Turn | None:
@@ -227,6 +237,15 @@ def _spaced_cols(words: list[str], at: int) -> tuple[int, ...]:
 _PLUS_ONE = (1).__add__
 """A word and the space after it, without a Python call per word."""
 
+_CARD_WORDS: dict[str, tuple[Card, int]] = {card.text(): (card, len(card.text()) + 1) for card in DECK}
+"""The canonical spelling of each card (``10H``, ``QS``), with its width and a space."""
+_LAYOUT_WORDS: dict[str, tuple[tuple[Pile, Card], int]] = {
+    f"{pile.value}:{text}": ((pile, card), len(pile.value) + 1 + width) for pile in Pile
+    for text, (card, width) in _CARD_WORDS.items()}
+"""Each layout entry in its canonical spelling (``N:10H``), with its width and a space."""
+_span = tuple.__new__
+"""``Span(path, line, col)`` without the Python-level ``__new__`` of a NamedTuple."""
+
 
 def _fast_layout(line: str, path: str, lineno: int) -> Event | None:
     m = _FAST_LAYOUT.fullmatch(line)
@@ -280,6 +299,93 @@ def fast_line(line: str, path: str, lineno: int) -> Event | None:
     if first in " \t" or ":" not in line:
         return None
     return fast_turn(line, path, lineno)
+
+
+# --- the bulk of a log ------------------------------------------------------------------------
+# Most lines are written the same way: single spaces, canonical spellings, a player already met.
+# These are read here as fast_line would read them, without a Python step per action or card;
+# anything else goes to fast_line (the test of the reader holds the two to the grammar).
+
+
+def read_line(line: str, path: str, lineno: int) -> Item | None:
+    """Read a line through the fast paths; None means "ask the grammar" (or a line with nothing)."""
+    head, colon, rest = line.partition(":")
+    if colon:
+        player = _name_cache.get(head)
+        if player is not None:
+            return _spaced_turn(player, len(head), rest, line, path, lineno)
+        if head.startswith("deal "):
+            return _spaced_deal(head, rest, line, path, lineno)
+    if line.startswith("layout "):
+        return _spaced_layout(line, path, lineno)
+    return fast_line(line, path, lineno) if line else None
+
+
+def _spaced_turn(player: str, head: int, rest: str, line: str, path: str, lineno: int) -> Turn | None:
+    """A turn line whose pieces are all in :data:`_spaced_pieces` (its player's name is known)."""
+    hash_at = rest.find("#")
+    if hash_at >= 0:
+        comment = rest[hash_at:].rstrip()
+        rest = rest[:hash_at]
+    else:
+        comment = ""
+    actions: list[Action] = []
+    cols: list[int] = []
+    draws: tuple[int, ...] = ()
+    at = head + 3  # the column of the first action, after ': '
+    try:
+        for piece in rest.split(";"):
+            action, width, drawn = _spaced_piece(piece)
+            if drawn:
+                draws += (len(actions),)
+            actions.append(action)
+            cols.append(at)
+            at += width
+    except KeyError:
+        return fast_turn(line, path, lineno)
+    return read_turn(player, tuple(actions), _span(Span, (path, lineno, 1)), comment, tuple(cols), draws)
+
+
+def _spaced_deal(head: str, rest: str, line: str, path: str, lineno: int) -> Event | None:
+    """``deal NAME: CARD CARD ...``, the name known, the cards in :data:`_CARD_WORDS`."""
+    name = head[5:]
+    if "#" in rest or rest[:1] != " " or _name_cache.get(name) != name:
+        return fast_line(line, path, lineno)
+    cards: list[Card] = []
+    cols: list[int] = []
+    at = len(head) + 3
+    try:
+        for word in rest[1:].split(" "):
+            card, width = _card_word(word)
+            cards.append(card)
+            cols.append(at)
+            at += width
+    except KeyError:
+        return fast_line(line, path, lineno)
+    return read_deal(name, tuple(cards), _span(Span, (path, lineno, 1)), "", tuple(cols), 6)
+
+
+def _spaced_layout(line: str, path: str, lineno: int) -> Event | None:
+    """``layout N:CARD E:CARD ...``, each entry in :data:`_LAYOUT_WORDS`."""
+    if "#" in line:
+        return fast_line(line, path, lineno)
+    piles: list[tuple[Pile, Card]] = []
+    cols: list[int] = []
+    at = 8
+    try:
+        for word in line[7:].split(" "):
+            entry, width = _layout_word(word)
+            piles.append(entry)
+            cols.append(at)
+            at += width
+    except KeyError:
+        return fast_line(line, path, lineno)
+    return read_layout(tuple(piles), _span(Span, (path, lineno, 1)), "", tuple(cols))
+
+
+_spaced_piece = _spaced_pieces.__getitem__
+_card_word = _CARD_WORDS.__getitem__
+_layout_word = _LAYOUT_WORDS.__getitem__
 
 
 # --- the grammar path ----------------------------------------------------------------------------
@@ -514,9 +620,11 @@ def read_lines(lines: Iterable[str], path: str = "<string>", trivia: bool = Fals
     diagnostics, in order.
 
     With ``trivia`` the stream also holds Comment and Blank events, for ``kcref fmt``. With
-    ``keep``, the text of each line is handed to it for the caret display of later diagnostics.
+    ``keep``, the text of each line is handed to it for the caret display of later diagnostics:
+    a hand's lines all at once, before its next ``hand`` line or the end of the reading is.
     """
     lineno = 0
+    kept: dict[int, str] = {}
     for raw in lines:
         if type(raw) is not str:
             # A diagnostic from the byte reader: a skipped line (KC005) or the end of the reading.
@@ -527,7 +635,7 @@ def read_lines(lines: Iterable[str], path: str = "<string>", trivia: bool = Fals
         line = raw.rstrip("\r\n")
         if lineno == 1 and line.startswith(BOM):
             line = line[1:]
-        item: Item | None = fast_line(line, path, lineno) if line else None
+        item = read_line(line, path, lineno)
         if item is None:
             if not line.strip(" \t\r"):
                 if trivia:
@@ -536,13 +644,17 @@ def read_lines(lines: Iterable[str], path: str = "<string>", trivia: bool = Fals
             item = parse_line(line, path, lineno)
         if keep is not None:
             if type(item) is HandStart:
+                keep.add_lines(kept)
+                kept = {}
                 keep.hand(lineno)
-            keep.add(lineno, line)
+            kept[lineno] = line
         if item is None:
             continue
         if not trivia and isinstance(item, Comment):
             continue
         yield item
+    if keep is not None:
+        keep.add_lines(kept)
 
 
 _LINE_END = re.compile(r"\r\n?|\n")

@@ -53,6 +53,24 @@ class SourceLines:
         while self.cost > self.total_budget and len(self.parts) > 1:
             self._drop_oldest()
 
+    def add_lines(self, lines: dict[int, str]) -> None:
+        """Keep these lines, in order, as :meth:`add` would one by one (at one cost for most hands)."""
+        if not lines:
+            return
+        if not self.parts:
+            self.parts.append(_Part(next(iter(lines))))
+        part = self.parts[-1]
+        cost = sum(map(len, lines.values())) + LINE_COST * len(lines)
+        if part.cost + cost > self.hand_budget:  # some are not kept: see which, one by one
+            for lineno, text in lines.items():
+                self.add(lineno, text)
+            return
+        part.lines.update(lines)
+        part.cost += cost
+        self.cost += cost
+        while self.cost > self.total_budget and len(self.parts) > 1:
+            self._drop_oldest()
+
     def hand(self, lineno: int) -> None:
         """A hand starts at line ``lineno``: its lines (this one included) are kept apart."""
         self.parts.append(_Part(lineno))

@@ -271,15 +271,28 @@ class _Grouping:
         }
 
     def run(self, items: Iterable[Item]) -> _Found:
-        handlers, hand_line = self.handlers, self.hand_line
+        handlers, limit = self.handlers, MAX_HAND_ITEMS
+        # The lines of a hand, the bulk of a log, are kept here with the hand's state in locals
+        # (no call per line); a handler may change that state, so it is saved and read again.
+        events, size, open_hand = self.events, self.size, self.current is not None
         for item in items:
-            handler = handlers.get(type(item))
-            if handler is None:  # a line of a hand, the bulk of a log: no generator per line
-                found = hand_line(item)  # type: ignore[arg-type]
+            kind = type(item)
+            handler = handlers.get(kind)
+            if handler is not None:
+                self.size = size
+                yield from handler(item)
+                events, size, open_hand = self.events, self.size, self.current is not None
+            elif open_hand and size < limit:
+                size += 1 + len(item.actions) if kind is Turn else 1  # type: ignore[union-attr]
+                events.append(item)  # type: ignore[arg-type]
+                if size >= limit:
+                    self.size = size
+                    yield self.too_long(item)  # type: ignore[arg-type]
+            else:
+                found = self.not_kept(item)  # type: ignore[arg-type]
                 if found is not None:
                     yield found
-            else:
-                yield from handler(item)
+        self.size = size
         done = self.flush()
         if done is not None:
             yield done
@@ -347,16 +360,8 @@ class _Grouping:
                              f"as written")
         self.dealer = found
 
-    def hand_line(self, item: Event) -> Diagnostic | None:
-        """A line of a hand (deal, layout, turn...): kept, up to MAX_HAND_ITEMS."""
-        size = self.size
-        if size >= MAX_HAND_ITEMS or self.current is None:
-            return self.not_kept(item)
-        size += 1 + len(item.actions) if type(item) is Turn else 1
-        self.size = size
-        self.events.append(item)
-        if size < MAX_HAND_ITEMS:
-            return None
+    def too_long(self, item: Event) -> Diagnostic:
+        """KC505 at the line that takes a hand to MAX_HAND_ITEMS lines and actions: it is cut there."""
         self.cut = self.cut or Cut(item.span.line, 1, "KC505")
         return diagnostic(self.path, item.span.line, 1, "KC505",
                           f"this hand is too long to referee: it is not refereed past line "

@@ -7,7 +7,7 @@ from typing import Any
 
 from ..model.cards import FOUNDATIONS, HAND_SIZE, Card
 from ..model.diagnostics import Diagnostic, diagnostic
-from ..model.events import Blocked, Deal, Layout, Reveal, Span, Tag, Turn
+from ..model.events import Assertion, Blocked, Deal, Layout, Reveal, Span, Tag, Turn
 from ..notation.reader import Item
 from .grouping import Cut, HandRecord, iter_hands, resolve_player, unknown_player
 
@@ -44,8 +44,50 @@ def _problems(record: HandRecord, previous_number: int | None) -> Iterator[Diagn
     if start.number is not None and previous_number is not None and start.number != previous_number + 1:
         yield diagnostic(record.path, start.span.line, start.span.col, "KC214",
                          f"hand {start.number} follows hand {previous_number}; expected hand {previous_number + 1}")
-    if record.players:  # else KC201/KC202.. already said why; nothing here can be resolved
+    if record.players and not _plain(record):  # else KC201/KC202.. already said why, or all is well
         yield from _SetUp(record).run()
+
+
+_FOUNDATION_SET = frozenset(FOUNDATIONS)
+_AFTER_LAYOUT = (Turn, Blocked, Assertion)
+
+
+def _plain(record: HandRecord) -> bool:
+    """The hand is set up as nearly all are, so that :class:`_SetUp` would find nothing to say:
+    one deal of HAND_SIZE cards per player, by name, then one layout that names each
+    foundation once, then turns of listed players, a blocked line and assertions; no card seen
+    twice. False says "look closely", not that something is wrong."""
+    events, players = record.events, record.players
+    n = len(players)
+    deals = events[:n]
+    if len(events) <= n or type(events[n]) is not Layout:
+        return False
+    names: set[str] = set()
+    cards: list[Card] = []
+    for deal in deals:
+        if type(deal) is not Deal or len(deal.cards) != HAND_SIZE:
+            return False
+        names.add(deal.player)
+        cards += deal.cards
+    if not names.issuperset(players):  # so each player has one deal
+        return False
+    piles = events[n].piles  # type: ignore[union-attr]
+    kinds = {pile for pile, _ in piles}
+    if len(kinds) != len(piles) or not _FOUNDATION_SET.issubset(kinds):
+        return False
+    cards += [card for _, card in piles]
+    drawn = cards.append
+    for event in events[n + 1:]:
+        if type(event) is Turn:
+            if event.player not in names:
+                return False
+            if event.draws:
+                actions = event.actions
+                for at in event.draws:
+                    drawn(actions[at].card)  # type: ignore[union-attr,arg-type]
+        elif type(event) not in _AFTER_LAYOUT:
+            return False
+    return len(set(cards)) == len(cards)
 
 
 class _SetUp:
