@@ -31,6 +31,7 @@ from .moves import (
     KING,
     card_plays,
     first_play,
+    fits,
     in_order,
     may_move,
     pile_moves,
@@ -40,6 +41,8 @@ from .table import Closed, Holding, Note, Table, Unchecked
 from .values import chip_value, hand_value
 
 KINGS: frozenset[Card] = frozenset(c for c in DECK if c.rank is KING)
+_FITS_ON: Mapping[Card, frozenset[Card]] = {top: frozenset(c for c in DECK if fits(c, top)) for top in DECK}
+"""The cards that may go on each card (:func:`~kcref.engine.moves.fits`), for the engine's hot path."""
 
 
 # --- chips -----------------------------------------------------------------------------------
@@ -245,8 +248,7 @@ def _play_card(t: Table, action: PlayCard) -> None:
     card, pile = action
     dest = t.piles[pile]
     if dest:
-        top = dest[-1]
-        if card.rank != top.rank - 1 or card.suit.colour is top.suit.colour:  # fits(), inline
+        if card not in _FITS_ON[dest[-1]]:
             raise _play_error(t, card, pile)
     elif card.rank is KING:
         if pile not in CORNER_SET and _owes_corner(t, card):

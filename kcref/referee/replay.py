@@ -141,32 +141,20 @@ class _Replay:
             seat = self.seats[ref] = found
         return seat
 
-    def turn(self, ev: Turn) -> None:
+    def _turn_refused(self, ev: Turn, err: IllegalAction) -> None:
+        """Report the rule error that refused (part of) the turn ``ev``."""
         t = self.table
         assert t is not None
-        seat = self.seats.get(ev.player)
-        if seat is None:
-            seat = self._seat(ev.player)
-        if self.ended_by and not t.over:
-            self._fail(ev.span, ev.span.col, IllegalAction("KC320", f"no turn may follow {self.ended_by}"))
-            return
-        try:
-            play_turn(t, seat, ev.actions)
-            self.actions += len(ev.actions)
-        except IllegalAction as e:
-            # The engine counts the turn's actions as it accepts them: t.step is the refused one.
-            self.actions += t.step
-            step = t.step if e.step is None else e.step
-            col = ev.cols[step] if 0 <= step < len(ev.cols) else ev.span.col
-            self._drain_notes(ev.span, ev.cols, ev.span)
-            self._fail(ev.span, col, e)
-            return
-        if t.winner is not None and self.out_at is None:
-            step = t.out_step
-            self.out_at = Span(ev.span.path, ev.span.line,
-                               ev.cols[step] if 0 <= step < len(ev.cols) else ev.span.col)
-        if len(t.notes) != self.noted:
-            self._drain_notes(ev.span, ev.cols, ev.span)
+        # The engine counts the turn's actions as it accepts them: t.step is the refused one.
+        self.actions += t.step
+        step = t.step if err.step is None else err.step
+        col = ev.cols[step] if 0 <= step < len(ev.cols) else ev.span.col
+        self._drain_notes(ev.span, ev.cols, ev.span)
+        self._fail(ev.span, col, err)
+
+    def _went_out(self, ev: Turn, step: int) -> None:
+        """Remember where the player went out (the end of the hand's notes point there)."""
+        self.out_at = Span(ev.span.path, ev.span.line, ev.cols[step] if 0 <= step < len(ev.cols) else ev.span.col)
 
     def blocked(self, ev: Blocked) -> None:
         t = self.table
@@ -197,13 +185,36 @@ class _Replay:
 
     def run(self, until: int | None = None) -> None:
         """Judge the hand's turns, blocked and reveal lines (those up to line ``until``)."""
-        if self.table is None or self.stopped:
+        t = self.table
+        if t is None or self.stopped:
             return
-        judges = {Turn: self.turn, Blocked: self.blocked, Reveal: self.reveal}
+        # Turn lines, nearly every line judged, are judged here without a call of their own.
+        judges = {Blocked: self.blocked, Reveal: self.reveal}
+        seats = self.seats
         for ev in self.events:
             if until is not None and ev.span.line > until:
                 break
-            judge = judges.get(type(ev))
+            kind = type(ev)
+            if kind is Turn:
+                seat = seats.get(ev.player)  # type: ignore[union-attr]
+                if seat is None:
+                    seat = self._seat(ev.player)  # type: ignore[union-attr]
+                if self.ended_by and not t.over:
+                    self._fail(ev.span, ev.span.col, IllegalAction("KC320", f"no turn may follow {self.ended_by}"))
+                    break
+                actions = ev.actions  # type: ignore[union-attr]
+                try:
+                    play_turn(t, seat, actions)
+                except IllegalAction as e:
+                    self._turn_refused(ev, e)  # type: ignore[arg-type]
+                    break
+                self.actions += len(actions)
+                if t.winner is not None and self.out_at is None:
+                    self._went_out(ev, t.out_step)  # type: ignore[arg-type]
+                if len(t.notes) != self.noted:
+                    self._drain_notes(ev.span, ev.cols, ev.span)  # type: ignore[union-attr]
+                continue
+            judge = judges.get(kind)
             if judge is None:
                 continue
             judge(ev)  # type: ignore[operator]
