@@ -11,8 +11,6 @@ from __future__ import annotations
 import html
 from collections.abc import Callable, Mapping
 
-from tabulate import LATEX_ESCAPE_RULES
-
 from ..model.clip import ELLIPSIS, LIMIT, clip
 from ..model.diagnostics import Diagnostic, defang, printable
 
@@ -39,6 +37,8 @@ def clip_path(path: str, limit: int = LIMIT) -> str:
 
 
 def _latex(text: str) -> str:
+    from tabulate import LATEX_ESCAPE_RULES  # only LaTeX needs tabulate here
+
     return "".join(LATEX_ESCAPE_RULES.get(ch, ch) for ch in text)
 
 
