@@ -210,6 +210,6 @@ def test_the_rows_of_every_hand_are_in_a_file_not_in_memory(tmp_path: Path, monk
         return real(rows, *args, **kwargs)  # type: ignore[arg-type]
 
     monkeypatch.setattr(table_chunks, "tabulate", counting)
-    result = score_paths([str(log)], "hand", "simple")
+    result = score_paths([str(log)], "hand", "grid")  # simple is drawn without tabulate (test_simple_table)
     assert result.out.count("\n") > 30
     assert drawn and max(drawn) < 30 // 2  # never every row at once

@@ -35,6 +35,14 @@ class FormatChoice(RegistryChoice):
         tables = ", ".join(f.name for f in SCORE_FORMATS.values() if f.tabulate)
         return f"'{value}' is not a format: expected {own} or a tabulate table format ({tables})"
 
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        from ..output.score_formats import known_without_tabulate
+
+        # The default (and csv, json) need not list tabulate's formats, which imports tabulate.
+        if isinstance(value, str) and known_without_tabulate(value):
+            return value
+        return super().convert(value, param, ctx)
+
 
 @click.command("score")
 @click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=True, allow_dash=True))
@@ -69,10 +77,10 @@ def command(ctx: click.Context, files: tuple[str, ...], by: str, fmt: str, globs
       kcref score --by night --format github nights/*.log
       kcref score --format json --skip-invalid nights/*.log
     """
-    from ..output.score_formats import SCORE_FORMATS
+    from ..output.score_formats import score_format
     from ..output.score_report import score_inputs
 
-    if chart and not SCORE_FORMATS[fmt].for_people:
+    if chart and not score_format(fmt).for_people:
         raise click.UsageError(f"--chart draws in the terminal: it does not go with --format {fmt}")
     if ascii_only and not chart:
         raise click.UsageError("--ascii goes with --chart")

@@ -8,10 +8,7 @@ and clipped; each markup format then gets its own escaping (HTML, LaTeX, wiki an
 
 from __future__ import annotations
 
-import html
 from collections.abc import Callable, Mapping
-
-from tabulate import LATEX_ESCAPE_RULES
 
 from ..model.clip import ELLIPSIS, LIMIT, clip
 from ..model.diagnostics import Diagnostic, defang, printable
@@ -39,7 +36,15 @@ def clip_path(path: str, limit: int = LIMIT) -> str:
 
 
 def _latex(text: str) -> str:
+    from tabulate import LATEX_ESCAPE_RULES  # only LaTeX needs tabulate here
+
     return "".join(LATEX_ESCAPE_RULES.get(ch, ch) for ch in text)
+
+
+def _html(text: str) -> str:
+    import html  # only the HTML formats need it
+
+    return html.escape(text)
 
 
 _WIKI = {ord(c): f"&#{ord(c)};" for c in "|[]{}~<&"}
@@ -54,7 +59,7 @@ _PIPE = {ord("|"): "\\|"}
 _ENTITY_PIPE = {ord("|"): "&#124;"}
 
 MARKUP: Mapping[str, Callable[[str], str]] = {
-    "unsafehtml": html.escape,
+    "unsafehtml": _html,
     "latex_raw": _latex,
     "mediawiki": _wiki,
     "github": lambda t: t.translate(_PIPE),
@@ -70,8 +75,8 @@ MARKUP: Mapping[str, Callable[[str], str]] = {
 (``html`` and ``latex`` are escaped by tabulate; ``unsafehtml`` and ``latex_raw`` are not)."""
 
 PROSE_MARKUP: Mapping[str, Callable[[str], str]] = {
-    "html": html.escape,
-    "unsafehtml": html.escape,
+    "html": _html,
+    "unsafehtml": _html,
     "mediawiki": _wiki,
     **dict.fromkeys(("latex", "latex_raw", "latex_booktabs", "latex_longtable"), _latex),
 }

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import fields
-
-from tabulate import tabulate
+from typing import Any
 
 from ..model.options import OPTION_TAGS, PRESETS, PRESETS_BY_NAME, Options, Preset
 
@@ -18,6 +17,13 @@ def value_text(value: object) -> str:
     if isinstance(value, enum.Enum):
         return str(value.value)
     return "none" if value is None else str(value)
+
+
+def tabulate(*args: Any, **kwargs: Any) -> str:
+    """tabulate's table, imported when first drawn (``kcref score`` needs only :func:`value_text`)."""
+    from tabulate import tabulate as draw
+
+    return draw(*args, **kwargs)
 
 
 def _defaults(opts: Options) -> dict[str, str]:

@@ -21,13 +21,10 @@ line there; a new format, a render function and one line.
 
 from __future__ import annotations
 
-import csv
 import io
 from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
-from functools import partial
+from functools import cache, partial
 from typing import NamedTuple, overload
-
-from tabulate import tabulate, tabulate_formats
 
 from ..model.clip import LIMIT, clip
 from ..model.diagnostics import json_text
@@ -35,10 +32,9 @@ from ..model.options import OPTION_TAGS, Options, preset
 from ..model.systems import ScoringSystem
 from ..model.words import names_list, plural
 from ..scoring.standings import SCORED, HandRow, Scoreboard
-from . import table_chunks
+from . import simple_table
 from .cells import cell, prose, terminal
 from .rules_text import value_text
-from .table_chunks import table_pieces
 
 Cell = str | int | None
 
@@ -100,7 +96,7 @@ class Text:
 
     def __init__(self, fmt: str) -> None:
         self.fmt = fmt
-        self.limit: int | None = LIMIT if SCORE_FORMATS[fmt].for_people else None
+        self.limit: int | None = LIMIT if score_format(fmt).for_people else None
 
     @overload
     def __call__(self, text: str) -> str: ...
@@ -265,6 +261,8 @@ def _prose(lines: Iterable[str], fmt: str) -> str:
 
 def _csv(table: Grid, delimiter: str = ",") -> Iterator[str]:
     """The table as CSV (or TSV), a row at a time."""
+    import csv
+
     buf = io.StringIO()
     writer = csv.writer(buf, delimiter=delimiter, lineterminator="\n")
     writer.writerow(table.headers)
@@ -276,15 +274,35 @@ def _csv(table: Grid, delimiter: str = ",") -> Iterator[str]:
     yield buf.getvalue()
 
 
-def _table_text(table: Grid, fmt: str, chunk_rows: int) -> Iterator[str]:
-    """The table drawn by tabulate, in pieces (a few thousand rows at a time when it is long)."""
+def _table_text(table: Grid, fmt: str, chunk_rows: int | None) -> Iterator[str]:
+    """The table drawn by tabulate, in pieces (a few thousand rows at a time when it is long);
+    the ``simple`` format drawn here when the table is plain (:mod:`kcref.output.simple_table`),
+    which spares importing tabulate."""
+    if fmt == "simple":
+        lines = simple_table.draw(table.rows, table.headers, table.text_columns)
+        if lines is not None:
+            yield from _joined(lines)
+            return
+    from tabulate import tabulate
+
+    from . import table_chunks
+
     if not table.rows:
         yield tabulate([], table.headers, tablefmt=fmt, missingval="", disable_numparse=False)
         return
-    yield from table_pieces(table.rows, table.headers, fmt, table.text_columns, chunk_rows)
+    yield from table_chunks.table_pieces(table.rows, table.headers, fmt, table.text_columns,
+                                         chunk_rows or table_chunks.CHUNK_ROWS)
 
 
-def _around(board: Scoreboard, table: Grid, fmt: str, chart: str, chunk_rows: int) -> Iterator[str]:
+def _joined(lines: Iterable[str]) -> Iterator[str]:
+    """Lines joined by newlines, with none after the last, as pieces."""
+    first = True
+    for line in lines:
+        yield line if first else "\n" + line
+        first = False
+
+
+def _around(board: Scoreboard, table: Grid, fmt: str, chart: str, chunk_rows: int | None) -> Iterator[str]:
     """A table format: the header lines, the table, the chart, the leader line and the notes."""
     yield _prose(header_lines(board), fmt)
     yield "\n"
@@ -306,7 +324,7 @@ class Request(NamedTuple):
     view: View
     fmt: str
     chart: str
-    chunk_rows: int
+    chunk_rows: int | None
 
 
 def _render_table(r: Request) -> Rendered:
@@ -346,25 +364,53 @@ class ScoreFormat(NamedTuple):
 
 _TABULATE_HELP = "a table drawn by tabulate, with the rules above it and the leader and notes below"
 
-SCORE_FORMATS: dict[str, ScoreFormat] = {
-    **{name: ScoreFormat(name, _render_table, _TABULATE_HELP, tabulate=True) for name in tabulate_formats},
-    **{f.name: f for f in (
-        # tsv keeps its place among tabulate's names; its table is written as CSV is, tab-separated.
-        ScoreFormat("tsv", partial(_render_delimited, "\t"), "tab-separated values: the table alone, notes on "
-                    "standard error", for_people=False, tabulate=True),
-        ScoreFormat("csv", partial(_render_delimited, ","), "comma-separated values: the table alone, notes on "
-                    "standard error", for_people=False),
-        ScoreFormat("json", _render_json, "one JSON object: files, rules, players, games, every hand, notes",
-                    for_people=False, every_hand=True),
-    )},
-}
-"""The formats by name: tabulate's table formats in its order, then CSV and JSON."""
+_OWN_FORMATS: dict[str, ScoreFormat] = {f.name: f for f in (
+    ScoreFormat("simple", _render_table, _TABULATE_HELP, tabulate=True),
+    # tsv keeps its place among tabulate's names; its table is written as CSV is, tab-separated.
+    ScoreFormat("tsv", partial(_render_delimited, "\t"), "tab-separated values: the table alone, notes on "
+                "standard error", for_people=False, tabulate=True),
+    ScoreFormat("csv", partial(_render_delimited, ","), "comma-separated values: the table alone, notes on "
+                "standard error", for_people=False),
+    ScoreFormat("json", _render_json, "one JSON object: files, rules, players, games, every hand, notes",
+                for_people=False, every_hand=True),
+)}
+"""The formats known without importing tabulate (``simple`` is drawn here when it can be)."""
+
+
+@cache
+def _score_formats() -> dict[str, ScoreFormat]:
+    """:data:`SCORE_FORMATS`, made once when first asked for: listing tabulate's formats imports
+    tabulate, which the default output does without."""
+    from tabulate import tabulate_formats
+
+    table = {name: ScoreFormat(name, _render_table, _TABULATE_HELP, tabulate=True) for name in tabulate_formats}
+    return {**table, **_OWN_FORMATS}  # tabulate's names keep their places
+
+
+def __getattr__(name: str) -> dict[str, ScoreFormat]:
+    """``SCORE_FORMATS``: the formats by name, tabulate's table formats in its order, then CSV and
+    JSON (the one list: a format added to it is offered at once)."""
+    if name == "SCORE_FORMATS":
+        return _score_formats()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def score_format(name: str) -> ScoreFormat:
+    """The format named (KeyError if there is none): from :data:`SCORE_FORMATS` once it is made,
+    else, for the formats known without tabulate, without making it."""
+    return _OWN_FORMATS[name] if known_without_tabulate(name) else _score_formats()[name]
+
+
+def known_without_tabulate(name: str) -> bool:
+    """``name`` is a format of :data:`SCORE_FORMATS` that :func:`score_format` finds without
+    making the list (so without importing tabulate)."""
+    return not _score_formats.cache_info().currsize and name in _OWN_FORMATS
 
 
 def lists_every_hand(by: str, fmt: str) -> bool:
     """Whether the view ``by`` or the format ``fmt`` lists every hand (so the scoreboard must
     keep every row)."""
-    return VIEWS[by].every_hand or SCORE_FORMATS[fmt].every_hand
+    return VIEWS[by].every_hand or score_format(fmt).every_hand
 
 
 def render_scores(board: Scoreboard, by: str = "player", fmt: str = "simple", chart: str = "",
@@ -379,8 +425,8 @@ def render_scores(board: Scoreboard, by: str = "player", fmt: str = "simple", ch
     :data:`kcref.output.table_chunks.CHUNK_ROWS`)."""
     if lists_every_hand(by, fmt) and not board.complete:
         raise ValueError("this view lists every hand: build the scoreboard keeping every row")
-    request = Request(board, VIEWS[by], fmt, chart, chunk_rows or table_chunks.CHUNK_ROWS)
-    return SCORE_FORMATS[fmt].render(request)
+    request = Request(board, VIEWS[by], fmt, chart, chunk_rows)
+    return score_format(fmt).render(request)
 
 
 # --- words: the rules in force, the leader ------------------------------------------------------

@@ -265,11 +265,15 @@ def _at(d: Diagnostic) -> tuple[int, int]:
 def _judge(verdict: HandVerdict, own: Diagnostic | None, taint: Diagnostic | None, tainted: bool) -> Judged:
     """Left out when the hand holds an error (its first one is the reason) or follows a bad tag
     line; else scored, or not scored and why."""
-    if own is not None or verdict.errors or not verdict.valid or tainted:
-        first = own if own is not None else verdict.errors[0] if verdict.errors else taint
-        return Judged(LEFT_OUT, _reason(first) if first is not None else "it has errors")
-    score = hand_score(verdict)
-    return Judged(SCORED if score.scored else NOT_SCORED, score.reason, score.scores)
+    if own is None and not tainted:
+        score = hand_score(verdict)  # scores none of a hand with errors: those are looked for after
+        if score.scores is not None:
+            return Judged(SCORED, score.reason, score.scores)
+        if verdict.valid and not verdict.errors:
+            return Judged(NOT_SCORED, score.reason)
+    errors = verdict.errors
+    first = own if own is not None else errors[0] if errors else taint
+    return Judged(LEFT_OUT, _reason(first) if first is not None else "it has errors")
 
 
 def _classify(report: FileReport) -> Iterable[tuple[HandVerdict, int, Judged]]:
@@ -374,25 +378,38 @@ class Tally:
         self._games_won: dict[str, int] = {}
         self._players: dict[str, None] = {}
         self._systems: dict[ScoringSystem, None] = {}
-        self._rule_sets: dict[tuple[str, Options], int] = {}
+        self._rule_sets: dict[tuple[str, Options], list[int]] = {}
+        """Hands scored per preset and options: a one-item list, counted in place."""
         self._series: dict[ScoringSystem, Series] = {}
         self._current: GameSoFar | None = None
         self._interned: dict[object, object] = {}
+        self._last_given: tuple[object, ...] | None = None
+        self._last_interned: tuple[tuple[str, ...], Options, str] = ((), Options(), "")
+        self._last_rule_set: tuple[str, Options, list[int]] | None = None
 
     def _intern(self, value: _T) -> _T:
         """One shared object for equal values (the same players and options recur every hand)."""
         return self._interned.setdefault(value, value)  # type: ignore[return-value]
 
+    def _intern_hand(self, verdict: HandVerdict) -> tuple[tuple[str, ...], Options, str]:
+        """The players, options and rules of a hand, interned; the referee hands on the same
+        objects hand after hand, so the last ones are known by identity (hashing options is dear)."""
+        given = (verdict.players, verdict.options, verdict.rules)
+        last = self._last_given
+        if last is not None and given[0] is last[0] and given[1] is last[1] and given[2] is last[2]:
+            return self._last_interned
+        self._last_given = given
+        self._last_interned = (self._intern(given[0]), self._intern(given[1]), self._intern(given[2]))
+        return self._last_interned
+
     def add(self, verdict: HandVerdict, line: int, judged: Judged) -> None:
         """Count a hand of the current file, judged (``HandSorter.judge`` or the whole-file check)."""
-        players = self._intern(verdict.players)
-        options = self._intern(verdict.options)
+        players, options, rules = self._intern_hand(verdict)
+        winner = verdict.winner_name
         self.hand_count += 1
-        row = HandRow(self._night, verdict.path, verdict.index, verdict.number, line, players,
-                      self._intern(verdict.rules), options, verdict.winner_name, verdict.blocked, judged.status,
-                      judged.reason)
         if judged.status != SCORED:
-            self.rows.append(row)
+            self.rows.append(HandRow(self._night, verdict.path, verdict.index, verdict.number, line, players, rules,
+                                     options, winner, verdict.blocked, judged.status, judged.reason))
             return
         scores = judged.scores
         assert scores is not None
@@ -403,25 +420,32 @@ class Tally:
             current = None
         if current is None:
             current = self._current = GameSoFar(len(self.games) + 1, scoring, options)
-        current.add(players, scores, row.winner, options)
+        current.add(players, scores, winner, options)
         current.last_night = self._night
         self.scored_count += 1
         self._systems[scoring] = None
-        self._rule_sets[row.rules, options] = self._rule_sets.get((row.rules, options), 0) + 1
-        if row.winner is not None:
-            self._won[row.winner] = self._won.get(row.winner, 0) + 1
+        last = self._last_rule_set
+        if last is None or last[0] is not rules or last[1] is not options:  # interned: same is equal
+            last = self._last_rule_set = (rules, options, self._rule_sets.setdefault((rules, options), [0]))
+        last[2][0] += 1
+        if winner is not None:
+            self._won[winner] = self._won.get(winner, 0) + 1
         self._night_scored[-1] += 1
-        sums = self._night_points[-1]
+        sums, running, played, seen = self._night_points[-1], self._running, self._played, self._players
+        totals: list[int] = []
         for name, pts in zip(players, scores):
-            self._players[name] = None
-            self._played[name] = self._played.get(name, 0) + 1
-            self._running[scoring, name] = self._running.get((scoring, name), 0) + pts
-            sums[scoring, name] = sums.get((scoring, name), 0) + pts
-        totals = tuple(self._running[scoring, name] for name in players)
+            key = (scoring, name)
+            seen[name] = None
+            played[name] = played.get(name, 0) + 1
+            total = running[key] = running.get(key, 0) + pts
+            totals.append(total)
+            sums[key] = sums.get(key, 0) + pts
         if self.keep_rows:
-            current.last_row = self.rows.append(row._replace(
-                scores=scores, game=current.number, totals=totals,
-                game_totals=tuple(current.totals[name] for name in players)))
+            game_totals = current.totals
+            current.last_row = self.rows.append(HandRow(
+                self._night, verdict.path, verdict.index, verdict.number, line, players, rules, options, winner,
+                verdict.blocked, SCORED, judged.reason, scores, tuple(totals),
+                tuple(game_totals[name] for name in players), current.number))
         if self.keep_running:
             self._series.setdefault(scoring, Series()).add(players, totals)
         ended = current.end()
@@ -475,7 +499,7 @@ class Tally:
         nights = tuple(Night(path, date, event, hands, self._night_scored[i], self._night_over[i],
                              self._night_points[i]) for i, (path, date, event, hands) in enumerate(self.nights))
         systems = tuple(self._systems)
-        rule_sets = tuple(RuleSet(rules, opts, k) for (rules, opts), k in self._rule_sets.items())
+        rule_sets = tuple(RuleSet(rules, opts, k) for (rules, opts), [k] in self._rule_sets.items())
         running = tuple(RunningTotals(s, dict(self._series[s].series), bytes(self._series[s].ends))
                         for s in systems if s in self._series)
         return Scoreboard(nights, self.rows, tuple(self.games), self._standings(systems), systems,
