@@ -119,3 +119,27 @@ def test_the_dask_recipe_runs_as_written(tmp_path: Path, monkeypatch: pytest.Mon
     assert errors > 0, "the invalid samples have errors"
     assert result.stdout.splitlines()[-1] == f"{len(rows)} files, {sum(r['hands'] for r in rows)} hands, {errors} errors"
     assert result.returncode == 1, result.stderr
+
+
+def test_keep_sends_back_only_the_diagnostics_wanted(tmp_path: Path) -> None:
+    """``keep`` filters what a report holds (what --quiet prints), never what it counts, alike with
+    and without worker processes."""
+    from functools import partial
+
+    from kcref.output.check_formats import failing
+    from kcref.referee.pipeline import check_paths
+
+    paths = []
+    for i in range(3):
+        path = tmp_path / f"n{i}.log"
+        path.write_text("".join(kcref.play_log(4, "commercial", {}, seed=i, hands=3)) + "Ann: 9Z->N\n",
+                        encoding="utf-8")
+        paths.append(str(path))
+    whole = list(check_paths(paths, keep_hands=False))
+    keep = partial(failing, strict=False)
+    for jobs in (1, 2):
+        kept = list(check_paths(paths, jobs=jobs, keep_hands=False, keep=keep))
+        assert [r.counts for r in kept] == [r.counts for r in whole]
+        assert [r.penalties for r in kept] == [r.penalties for r in whole]
+        assert [r.diagnostics for r in kept] == [[d for d in r.diagnostics if d.is_error] for r in whole]
+        assert all(r.diagnostics for r in kept) and any(r.penalties for r in kept)

@@ -9,13 +9,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from contextlib import AbstractContextManager
+from functools import partial
 from typing import TextIO
 
 from ..files.inputs import Found, Inputs, Problem, display_name
 from ..model.codes import Severity
 from ..model.status import ExitStatus
 from ..referee.pipeline import FileReport, check_file, check_inputs, problem_report
-from .check_formats import CHECK_FORMATS, Printer
+from .check_formats import CHECK_FORMATS, Printer, failing
 
 Progress = Callable[[Iterable[FileReport], int], AbstractContextManager[Iterable[FileReport]]]
 """Shows the reports going by: given them and how many there are, gives them back (a progress bar)."""
@@ -63,7 +64,9 @@ def _print_whole(printer: Printer, report: FileReport) -> None:
 
 def _whole(inputs: Inputs, printer: Printer, jobs: int, count: int, progress: Progress | None) -> list[FileReport]:
     """Reports that come back whole (from worker processes, or behind a progress bar), printed in order."""
-    results: Iterable[FileReport] = check_inputs(inputs, jobs=jobs, keep_hands=False)
+    # --quiet shows only what fails: the workers need not send the rest back.
+    keep = partial(failing, strict=printer.strict) if printer.quiet else None
+    results: Iterable[FileReport] = check_inputs(inputs, jobs=jobs, keep_hands=False, keep=keep)
     if progress is not None:
         with progress(results, count) as shown:
             results = list(shown)

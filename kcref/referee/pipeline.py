@@ -12,6 +12,7 @@ from array import array
 from collections import Counter, deque
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
+from functools import partial
 from operator import itemgetter
 from typing import BinaryIO
 
@@ -201,32 +202,44 @@ def check_file(path: str, stdin: BinaryIO | None = None, *, keep_hands: bool = T
                        on_hand=on_hand)
 
 
-def _check_for_pool(path: str) -> FileReport:
-    return check_file(path, keep_hands=False)
+Keep = Callable[[Diagnostic], bool]
+"""Which diagnostics a report keeps (all are counted); a module-level function or a
+``functools.partial`` of one, so that it can go to worker processes."""
+
+
+def _check_one(path: str, keep_hands: bool, keep: Keep | None) -> FileReport:
+    if keep is None:
+        return check_file(path, keep_hands=keep_hands)
+    kept: list[Diagnostic] = []
+    report = check_file(path, keep_hands=keep_hands, emit=lambda d: kept.append(d) if keep(d) else None)
+    report.diagnostics = kept
+    return report
 
 
 CHUNK_FILES = 16
 """At most this many paths go to a worker process in one round trip."""
 
 
-def check_paths(paths: Iterable[str], *, jobs: int = 1, keep_hands: bool = True) -> Iterator[FileReport]:
+def check_paths(paths: Iterable[str], *, jobs: int = 1, keep_hands: bool = True,
+                keep: Keep | None = None) -> Iterator[FileReport]:
     """Check many files; reports come in the order given, whatever ``jobs`` (worker processes).
 
-    With workers, each report comes back whole (its diagnostics kept, for printing in order);
-    the paths go to the workers in chunks, a few per worker at a time, so that a folder of
+    With workers, each report comes back whole (its diagnostics kept, for printing in order;
+    with ``keep``, only those it accepts, though every one is counted); the paths go to the
+    workers in chunks, a few per worker at a time, so that a folder of
     small logs does not cost a round trip per file.
     """
     paths = list(paths)
     if jobs <= 1 or len(paths) < 2 or "-" in paths:
         for path in paths:
-            yield check_file(path, keep_hands=keep_hands)
+            yield _check_one(path, keep_hands, keep)
         return
     from concurrent.futures import ProcessPoolExecutor  # only with workers: it costs ~9 ms to import
 
     workers = min(jobs, len(paths))
     chunk = max(1, min(CHUNK_FILES, len(paths) // (workers * 4)))
     with ProcessPoolExecutor(max_workers=workers) as pool:
-        yield from pool.map(check_file if keep_hands else _check_for_pool, paths, chunksize=chunk)
+        yield from pool.map(partial(_check_one, keep_hands=keep_hands, keep=keep), paths, chunksize=chunk)
 
 
 def problem_report(problem: Problem) -> FileReport:
@@ -236,10 +249,12 @@ def problem_report(problem: Problem) -> FileReport:
     return report
 
 
-def check_inputs(inputs: Inputs, *, jobs: int = 1, keep_hands: bool = True) -> Iterator[FileReport]:
+def check_inputs(inputs: Inputs, *, jobs: int = 1, keep_hands: bool = True,
+                 keep: Keep | None = None) -> Iterator[FileReport]:
     """Check every file found, in order (``jobs`` worker processes); a path that could not be
-    read gets its own report (see :func:`problem_report`) where it stands."""
-    reports = check_paths(inputs.paths, jobs=jobs, keep_hands=keep_hands)
+    read gets its own report (see :func:`problem_report`) where it stands. With ``keep``, the
+    reports hold only the diagnostics it accepts (a worker then sends back no more than that)."""
+    reports = check_paths(inputs.paths, jobs=jobs, keep_hands=keep_hands, keep=keep)
     for entry in inputs.entries:
         if isinstance(entry, Found):
             yield next(reports)
