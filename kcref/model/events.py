@@ -10,7 +10,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import NamedTuple
+from typing import NamedTuple, TypeVar
 
 from .cards import Card, Pile
 
@@ -163,35 +163,31 @@ def read_turn(player: str, actions: tuple[Action, ...], span: Span, comment: str
 
 
 _new = object.__new__
+_E = TypeVar("_E")
 
 
 def _setters(cls: type, names: str) -> tuple[Callable[[object, object], None], ...]:
     return tuple(getattr(cls, name).__set__ for name in names.split())
 
 
+def _filled(cls: type[_E], setters: tuple[Callable[[object, object], None], ...], values: tuple[object, ...]) -> _E:
+    """An instance of the frozen ``cls`` with its fields set from ``values``, in ``setters``' order."""
+    event = _new(cls)
+    for set_field, value in zip(setters, values):
+        set_field(event, value)
+    return event
+
+
 def read_deal(player: str, cards: tuple[Card, ...], span: Span, comment: str, cols: tuple[int, ...],
               player_col: int) -> Deal:
-    """``Deal(...)`` for the reader's hot path, as :func:`read_turn`."""
-    deal = _new(Deal)
-    set_player, set_cards, set_span, set_comment, set_cols, set_player_col = _DEAL_SLOTS
-    set_player(deal, player)
-    set_cards(deal, cards)
-    set_span(deal, span)
-    set_comment(deal, comment)
-    set_cols(deal, cols)
-    set_player_col(deal, player_col)
-    return deal
+    """``Deal(...)`` for the reader's hot path, as :func:`read_turn` (one a deal line: the loop
+    costs nothing that shows)."""
+    return _filled(Deal, _DEAL_SLOTS, (player, cards, span, comment, cols, player_col))
 
 
 def read_layout(piles: tuple[tuple[Pile, Card], ...], span: Span, comment: str, cols: tuple[int, ...]) -> Layout:
     """``Layout(...)`` for the reader's hot path, as :func:`read_turn`."""
-    layout = _new(Layout)
-    set_piles, set_span, set_comment, set_cols = _LAYOUT_SLOTS
-    set_piles(layout, piles)
-    set_span(layout, span)
-    set_comment(layout, comment)
-    set_cols(layout, cols)
-    return layout
+    return _filled(Layout, _LAYOUT_SLOTS, (piles, span, comment, cols))
 
 
 @dataclass(frozen=True, slots=True)

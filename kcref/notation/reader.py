@@ -17,7 +17,7 @@ import re
 import sys
 from collections.abc import Callable, Iterable, Iterator
 from itertools import accumulate
-from typing import TYPE_CHECKING, Any, BinaryIO, NamedTuple
+from typing import TYPE_CHECKING, Any, BinaryIO, NamedTuple, TypeVar
 
 from ..files.discover import cannot_read
 from ..model.cards import DECK, Card, Pile, parse_card, parse_pile
@@ -346,41 +346,44 @@ def _spaced_turn(player: str, head: int, rest: str, line: str, path: str, lineno
     return read_turn(player, tuple(actions), _span(Span, (path, lineno, 1)), comment, tuple(cols), draws)
 
 
+_W = TypeVar("_W")
+
 def _spaced_deal(head: str, rest: str, line: str, path: str, lineno: int) -> Event | None:
     """``deal NAME: CARD CARD ...``, the name known, the cards in :data:`_CARD_WORDS`."""
     name = head[5:]
     if "#" in rest or rest[:1] != " " or _name_cache.get(name) != name:
         return fast_line(line, path, lineno)
-    cards: list[Card] = []
-    cols: list[int] = []
-    at = len(head) + 3
-    try:
-        for word in rest[1:].split(" "):
-            card, width = _card_word(word)
-            cards.append(card)
-            cols.append(at)
-            at += width
-    except KeyError:
+    words = _spaced_words(rest[1:], _card_word, len(head) + 3)
+    if words is None:
         return fast_line(line, path, lineno)
-    return read_deal(name, tuple(cards), _span(Span, (path, lineno, 1)), "", tuple(cols), 6)
+    return read_deal(name, words[0], _span(Span, (path, lineno, 1)), "", words[1], 6)
 
 
 def _spaced_layout(line: str, path: str, lineno: int) -> Event | None:
     """``layout N:CARD E:CARD ...``, each entry in :data:`_LAYOUT_WORDS`."""
     if "#" in line:
         return fast_line(line, path, lineno)
-    piles: list[tuple[Pile, Card]] = []
+    words = _spaced_words(line[7:], _layout_word, 8)
+    if words is None:
+        return fast_line(line, path, lineno)
+    return read_layout(words[0], _span(Span, (path, lineno, 1)), "", words[1])
+
+
+def _spaced_words(text: str, word: Callable[[str], tuple[_W, int]],
+                  at: int) -> tuple[tuple[_W, ...], tuple[int, ...]] | None:
+    """The values of the single-spaced words of ``text`` (``word`` gives each one's value and
+    width, or raises ``KeyError``) and their columns from ``at``; ``None`` if a word is not known."""
+    values: list[_W] = []
     cols: list[int] = []
-    at = 8
     try:
-        for word in line[7:].split(" "):
-            entry, width = _layout_word(word)
-            piles.append(entry)
+        for w in text.split(" "):
+            value, width = word(w)
+            values.append(value)
             cols.append(at)
             at += width
     except KeyError:
-        return fast_line(line, path, lineno)
-    return read_layout(tuple(piles), _span(Span, (path, lineno, 1)), "", tuple(cols))
+        return None
+    return tuple(values), tuple(cols)
 
 
 _spaced_piece = _spaced_pieces.__getitem__
