@@ -180,6 +180,12 @@ class Table:
         """The turn's phase may refuse the next action (the engine then judges it first): set
         whenever the turn is closed, a drawn King is pending or may be, or the draw must come first."""
 
+    def close(self, why: Closed) -> None:
+        """Nothing more may happen this turn, for the reason ``why`` (the phase then judges any
+        further action)."""
+        self.closed = why
+        self.guarded = True
+
     @property
     def over(self) -> bool:
         """True once someone has gone out or the hand is blocked."""

@@ -87,8 +87,7 @@ def start_hand(options: Options, names: Sequence[str], dealer: int,
         t.deck = list(reversed(deck))
     if options.scoring.chips is not None:
         _ante(t, stacks, pot)
-    t.started_empty = t.stock == 0
-    t.guarded = t.policy.draw_first and t.stock > 0
+    t.new_turn(t.player)  # open the first turn again, now that the stock is known
     return t
 
 
@@ -272,15 +271,13 @@ def _play_card(t: Table, action: PlayCard) -> None:
     if placing:
         t.pending_king = None
         if t.policy.drawn_king_ends_turn:
-            t.closed = Closed.KING_PLACED
-            t.guarded = True
+            t.close(Closed.KING_PLACED)
     if len(dest) == 13 and t.policy.remove_completed:
         _clear(t, pile)
     if not known and not hand.unknown:
         t.winner = player
         t.out_step = t.step
-        t.closed = Closed.WENT_OUT
-        t.guarded = True
+        t.close(Closed.WENT_OUT)
 
 
 def _play_error(t: Table, card: Card, pile: Pile) -> IllegalAction:
@@ -336,8 +333,7 @@ def _draw(t: Table, action: Draw) -> None:
     t.drawn = True
     t.draw_step = t.step
     if pol.draw_ends_turn:
-        t.closed = Closed.DRAWN
-        t.guarded = True
+        t.close(Closed.DRAWN)
 
 
 def _check_stuck(t: Table) -> None:
@@ -383,8 +379,7 @@ def _pass(t: Table, action: Pass) -> None:
     if err is not None:
         err.step = None
         raise err
-    t.closed = Closed.PASSED
-    t.guarded = True
+    t.close(Closed.PASSED)
 
 
 _HANDLERS: Mapping[type, Callable[[Table, Any], None]] = {
