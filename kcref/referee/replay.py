@@ -126,8 +126,7 @@ class _Replay:
             self.table = start_hand(rec.options, rec.players, rec.dealer, deals, piles,
                                     stacks=carried.stacks, pot=carried.pot)
         except IllegalAction as e:
-            col = layout.cols[e.step] if e.step is not None and e.step < len(layout.cols) else layout.span.col
-            self._fail(layout.span, col, e)
+            self._fail(layout.span, _column(layout.cols, e.step, layout.span), e)
             return 0
         if self.table.notes:
             self._drain_notes(rec.start.span, (), rec.start.span)
@@ -148,13 +147,12 @@ class _Replay:
         # The engine counts the turn's actions as it accepts them: t.step is the refused one.
         self.actions += t.step
         step = t.step if err.step is None else err.step
-        col = ev.cols[step] if 0 <= step < len(ev.cols) else ev.span.col
         self._drain_notes(ev.span, ev.cols, ev.span)
-        self._fail(ev.span, col, err)
+        self._fail(ev.span, _column(ev.cols, step, ev.span), err)
 
     def _went_out(self, ev: Turn, step: int) -> None:
         """Remember where the player went out (the end of the hand's notes point there)."""
-        self.out_at = Span(ev.span.path, ev.span.line, ev.cols[step] if 0 <= step < len(ev.cols) else ev.span.col)
+        self.out_at = Span(ev.span.path, ev.span.line, _column(ev.cols, step, ev.span))
 
     def blocked(self, ev: Blocked) -> None:
         t = self.table
@@ -177,8 +175,7 @@ class _Replay:
         try:
             reveal(t, seat, ev.cards)
         except IllegalAction as e:
-            col = ev.cols[e.step] if e.step is not None and e.step < len(ev.cols) else ev.span.col
-            self._fail(ev.span, col, e)
+            self._fail(ev.span, _column(ev.cols, e.step, ev.span), e)
             return
         if not self.ended_by:
             self.ended_by = f"a reveal (line {ev.span.line})"
@@ -287,6 +284,12 @@ class _Replay:
         if pts is None:
             t.mark_unchecked(Unchecked.CARDS_LEFT, seat)
         return pts
+
+
+def _column(cols: tuple[int, ...], step: int | None, span: Span) -> int:
+    """The column of action or card ``step`` of a line (``cols``), else the line's own column
+    (``None`` or -1: the line as a whole). ``_drain_notes`` reads its columns inline: it runs per note."""
+    return cols[step] if step is not None and 0 <= step < len(cols) else span.col
 
 
 def _cards_left(t: Table) -> tuple[tuple[Card, ...] | int, ...]:
