@@ -26,10 +26,11 @@ def format_text(d: Diagnostic, show_source: bool = True) -> str:
     A long source line is shown as a window of about :data:`kcref.model.clip.LIMIT` characters
     around the column; every line is :func:`printable` and :func:`defang`-ed.
     """
-    head = f"{_shown_path(d.path)}:{d.line}:{d.column}: {d.severity.value} {d.code} {clip(d.message, MESSAGE_LIMIT)}"
+    prefix = f"{_shown_path(d.path)}:{d.line}:{d.column}: {d.severity.value} {d.code} "
+    message = clip(d.message, MESSAGE_LIMIT)
+    head = prefix + message
     if not _plain(head):
-        head = defang(f"{_shown_path(d.path)}:{d.line}:{d.column}: {d.severity.value} {d.code} "
-                      f"{printable(clip(d.message, MESSAGE_LIMIT))}")
+        head = defang(prefix + printable(message))
     if not show_source or not d.source or d.line <= 0:
         return head
     src, column = d.source.rstrip("\r\n"), d.column
