@@ -346,8 +346,6 @@ def _spaced_turn(player: str, head: int, rest: str, line: str, path: str, lineno
     return read_turn(player, tuple(actions), _span(Span, (path, lineno, 1)), comment, tuple(cols), draws)
 
 
-_W = TypeVar("_W")
-
 def _spaced_deal(head: str, rest: str, line: str, path: str, lineno: int) -> Event | None:
     """``deal NAME: CARD CARD ...``, the name known, the cards in :data:`_CARD_WORDS`."""
     name = head[5:]
@@ -367,6 +365,9 @@ def _spaced_layout(line: str, path: str, lineno: int) -> Event | None:
     if words is None:
         return fast_line(line, path, lineno)
     return read_layout(words[0], _span(Span, (path, lineno, 1)), "", words[1])
+
+
+_W = TypeVar("_W")
 
 
 def _spaced_words(text: str, word: Callable[[str], tuple[_W, int]],
