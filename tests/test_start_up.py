@@ -10,7 +10,9 @@ import sys
 from tests.util import ROOT
 
 NOT_FOR_TEXT = ("xml.sax.saxutils", "urllib.request", "http.client", "shlex", "kcref.cli.fmt", "kcref.cli.score",
-                "kcref.cli.show", "kcref.cli.play", "kcref.output.score_formats", "kcref.output.fmt_report")
+                "kcref.cli.show", "kcref.cli.play", "kcref.output.score_formats", "kcref.output.fmt_report",
+                "kcref.cli.report", "kcref.output.report_page", "jinja2", "markupsafe", "openskill",
+                "xml.etree.ElementTree")
 """Modules that ``kcref check`` on a log without errors, in plain text, does not import."""
 
 
@@ -31,3 +33,15 @@ def test_check_in_text_imports_only_what_it_uses() -> None:
 def test_junit_imports_what_it_needs() -> None:
     loaded = _loaded("check", "--format", "junit", "samples/short-classic.log")
     assert "xml.sax.saxutils" in loaded
+
+
+def test_report_imports_jinja2_and_openskill_only_itself() -> None:
+    """``kcref report`` is the one command that loads the template engine and the ratings."""
+    loaded = _loaded("report", "samples/short-classic.log", "-o", "-")
+    assert {"jinja2", "openskill", "kcref.output.report_page"} <= loaded
+
+
+def test_show_in_text_draws_no_svg() -> None:
+    loaded = _loaded("show", "samples/short-classic.log")
+    assert "kcref.output.table_view" in loaded
+    assert not loaded & {"kcref.output.table_svg", "xml.etree.ElementTree", "jinja2"}

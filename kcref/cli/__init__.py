@@ -15,7 +15,7 @@ from .. import __version__
 
 __all__ = ["main"]
 
-COMMANDS = ("check", "fmt", "score", "show", "play", "rules", "completion")
+COMMANDS = ("check", "fmt", "score", "show", "report", "play", "rules", "completion")
 """The commands, each the ``command`` of the module of ``kcref.cli`` of the same name."""
 
 
@@ -54,4 +54,5 @@ def main() -> None:
       kcref check samples/classic-night.log
       kcref fmt --check nights/*.log
       kcref score nights/*.log
+      kcref report nights/*.log -o season.html
     """

@@ -15,18 +15,22 @@ from .common import Failed, resolve_inputs
 @click.option("--line", "line", type=click.IntRange(1, None), help="Show the table as it stands after this line.")
 @click.option("--full", is_flag=True, help="Every card of every pile, not just the bottom and top.")
 @click.option("--ascii", "plain", is_flag=True, help="Suit letters instead of symbols, and no colour.")
-def command(file: str, hand: int | None, line: int | None, full: bool, plain: bool) -> None:
+@click.option("--format", "fmt", type=click.Choice(["text", "svg"]), default="text", show_default=True,
+              help="Draw in text, or as a standalone SVG picture (the picture of 'kcref report').")
+def command(file: str, hand: int | None, line: int | None, full: bool, plain: bool, fmt: str) -> None:
     """Draw the table at a moment of a log: piles, stock, hands, chips, whose turn.
 
     FILE is one log, or - for standard input. By default the table at the end of the last
     hand; --hand picks a hand, --line the moment after a line (before a hand's layout line:
-    the cards dealt so far). Colour only on a terminal, and never with NO_COLOR set. Exit
+    the cards dealt so far). Colour only on a terminal, and never with NO_COLOR set.
+    --format svg writes the same moment as an SVG picture (cards drawn in suit colours). Exit
     status: 0 drawn, 2 bad usage, a file that cannot be read, or a hand or line not there.
 
     \b
     Examples:
       kcref show samples/classic-night.log --hand 2
       kcref show samples/commercial-night.log --line 25 --full
+      kcref show samples/commercial-night.log --line 14 --format svg > moment.svg
       kcref play --hands 2 | kcref show - --hand 1
     """
     import os
@@ -35,10 +39,12 @@ def command(file: str, hand: int | None, line: int | None, full: bool, plain: bo
 
     if hand is not None and line is not None:
         raise click.UsageError("give --hand or --line, not both")
+    if fmt == "svg" and (full or plain):
+        raise click.UsageError("--full and --ascii draw text: they do not go with --format svg")
     inputs = resolve_inputs((file,), one_file=True)
     style = view_style(plain=plain, full=full, terminal=sys.stdout.isatty(), environ=os.environ)
     try:
-        text = show_input(inputs, hand, line, style)
+        text = show_input(inputs, hand, line, style, fmt)
     except NotShown as exc:
         raise Failed(str(exc)) from None
     click.echo(text, nl=False)

@@ -4,10 +4,15 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from ..files.inputs import Inputs, problem_diagnostic
-from ..model.diagnostics import printable
+from ..files.inputs import STDIN, Inputs, display_name, open_input, problem_diagnostic
+from ..model.diagnostics import Diagnostic, printable
+from ..notation.reader import read_stream
 from .diagnostic_lines import format_text
-from .table_view import Unreadable, ViewStyle, show
+from .table_view import Unreadable, ViewStyle, locate, show
+
+SHOW_FORMATS = ("text", "svg")
+"""``--format``: the table drawn in text (the default), or as an SVG picture
+(:mod:`kcref.output.table_svg`, the picture of ``kcref report``'s replay)."""
 
 
 class NotShown(Exception):
@@ -22,16 +27,48 @@ def view_style(*, plain: bool, full: bool, terminal: bool, environ: Mapping[str,
                      full=full)
 
 
-def show_input(inputs: Inputs, hand: int | None, line: int | None, style: ViewStyle) -> str:
-    """The table at a moment of the one log in ``inputs`` (see :func:`kcref.output.table_view.show`).
+def show_input(inputs: Inputs, hand: int | None, line: int | None, style: ViewStyle, fmt: str = "text") -> str:
+    """The table at a moment of the one log in ``inputs`` (see :func:`kcref.output.table_view.show`),
+    drawn as text or (``fmt`` ``svg``) as a standalone SVG picture.
 
     Raises :class:`NotShown` for a log that cannot be read, or a hand or line not there.
     """
     if inputs.problems:
         raise NotShown(format_text(problem_diagnostic(inputs.problems[0])))
     try:
+        if fmt == "svg":
+            return show_svg(inputs.paths[0], hand, line)
         return show(inputs.paths[0], hand, line, style)
     except Unreadable as exc:
         raise NotShown(format_text(exc.diagnostic)) from None
     except LookupError as exc:
         raise NotShown(f"kcref show: {printable(str(exc))}") from None
+
+
+def show_svg(path: str, hand: int | None = None, line: int | None = None) -> str:
+    """The table at the same moment as :func:`kcref.output.table_view.show`, as a standalone SVG
+    document. Before a hand's layout line: the cards dealt so far and a full stock.
+
+    Raises ``Unreadable`` for a log that cannot be read, ``LookupError`` for a hand or line not there.
+    """
+    from ..referee.replay import table_at
+    from .replay_steps import dealing_state, stop_note
+    from .table_svg import state_of, svg_text
+
+    opened = open_input(path)
+    if isinstance(opened, Diagnostic):
+        raise Unreadable(opened)
+    name = display_name(path)
+    try:
+        located = locate(read_stream(opened, name, trivia=True), name, hand, line)
+    finally:
+        if path != STDIN:
+            opened.close()
+    dealing = dealing_state(located.record, line) if line is not None else None
+    if dealing is not None:
+        return svg_text(dealing)
+    position = table_at(located.record, line, located.stacks, located.pot)
+    if position.table is None:
+        raise LookupError(f"hand {located.record.number or located.record.index} cannot be replayed: it has syntax or "
+                          f"set-up errors (kcref check shows them)")
+    return svg_text(state_of(position.table, line, stop_note(position)))

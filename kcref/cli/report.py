@@ -1,0 +1,75 @@
+"""``kcref report``."""
+
+from __future__ import annotations
+
+import click
+
+from .common import Failed, resolve_inputs
+
+
+@click.command("report")
+@click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=True, allow_dash=True))
+@click.option("-o", "--output", "out", default="report.html", show_default=True, metavar="FILE",
+              help="Write the page to FILE, into a folder (as report.html), or to standard output (-).")
+@click.option("--glob", "globs", multiple=True, metavar="PATTERN",
+              help="File names to read inside directories (repeatable) [default: *.log and *.kc].")
+@click.option("--title", help="The page's title [default: the Event tag].")
+@click.option("--watch", is_flag=True, help="Rebuild the page whenever a log changes, until Ctrl-C.")
+@click.pass_context
+def command(ctx: click.Context, files: tuple[str, ...], out: str, globs: tuple[str, ...], title: str | None,
+            watch: bool) -> None:
+    """Write a night, or a season, as one self-contained HTML page.
+
+    FILE may be a log, a directory (searched for *.log and *.kc files), or - for standard
+    input. The page holds the standings of 'kcref score', each player's running total, season
+    statistics and ratings, and every hand with its diagnostics and a replay of the table, step
+    by step. It needs no network: inline styles, pictures and script.
+
+    Logs with errors still make a page: their hands show the errors, and are left out of the
+    standings as 'kcref score --skip-invalid' leaves them out. Exit status: 0 written, 1
+    written but the logs hold errors, 2 bad usage, or a file that cannot be read or written.
+
+    \b
+    Examples:
+      kcref report nights/*.log -o season.html
+      kcref report nights/ -o site/
+      kcref report night.log -o - > night.html
+      kcref report --watch night.log -o night.html
+    """
+    from ..model.diagnostics import printable
+    from ..output.report_output import target_path
+
+    if watch and "-" in files:
+        raise click.UsageError("--watch reads the logs again when they change: it does not go with standard input")
+    if watch and out == "-":
+        raise click.UsageError("--watch rewrites a file: give -o FILE")
+    target = target_path(out)
+
+    def build() -> int:
+        from ..output.report_page import build_report
+
+        result = build_report(resolve_inputs(files, globs), title)
+        if target == "-":
+            click.echo(result.html, nl=False)
+            return result.status
+        from ..notation.formatter import write_atomically
+
+        try:
+            write_atomically(target, result.html)
+        except OSError as exc:
+            raise Failed(f"{printable(target)}: cannot write: {exc.strerror or exc}") from None
+        errors = f", {result.errors} error{'s' if result.errors != 1 else ''} in the logs" if result.errors else ""
+        click.echo(f"kcref report: wrote {printable(target)} ({result.hands} hand{'s' if result.hands != 1 else ''}"
+                   f"{errors})", err=True)
+        return result.status
+
+    if not watch:
+        ctx.exit(build())
+    from ..files.inputs import DEFAULT_GLOBS
+    from ..output.report_output import watch as watch_logs
+
+    click.echo("kcref report: watching the logs; Ctrl-C stops", err=True)
+    try:
+        watch_logs(files, globs or DEFAULT_GLOBS, build)
+    except KeyboardInterrupt:
+        click.echo("kcref report: stopped", err=True)

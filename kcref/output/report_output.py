@@ -1,0 +1,74 @@
+"""Where ``kcref report`` writes its page, and ``--watch``: rebuild it whenever a log changes.
+
+The page is written whole or not at all (:func:`kcref.notation.formatter.write_atomically`), so a
+browser reloading it never reads half a page. Watching polls the inputs' modification times and sizes
+(a folder is searched again each time, so a new log in it is seen): no dependency, and it works on
+every file system, network shares included.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable, Sequence
+from typing import NamedTuple
+
+from ..files.inputs import DEFAULT_GLOBS, STDIN, Found, resolve
+
+PAGE_NAME = "report.html"
+"""The page's name inside a folder given as the output."""
+POLL_SECONDS = 1.0
+
+
+def target_path(out: str) -> str:
+    """The file to write for ``-o``: a folder gets :data:`PAGE_NAME` inside it; ``-`` stays ``-``
+    (standard output)."""
+    if out != STDIN and os.path.isdir(out):
+        return os.path.join(out, PAGE_NAME)
+    return out
+
+
+class Stamp(NamedTuple):
+    """A log as last seen: its path, modification time and size."""
+
+    path: str
+    mtime_ns: int
+    size: int
+
+
+def stamps(args: Sequence[str], globs: Sequence[str] = DEFAULT_GLOBS) -> tuple[Stamp, ...]:
+    """The logs the arguments name now (folders searched again), each with its time and size (a
+    log that cannot be read counts as time 0, size -1: when it comes back, that is a change)."""
+    out = []
+    try:
+        entries = resolve(args, globs).entries
+    except ValueError:
+        return ()
+    for entry in entries:
+        if not isinstance(entry, Found):
+            continue
+        try:
+            st = os.stat(entry.path)
+        except OSError:
+            out.append(Stamp(entry.path, 0, -1))
+            continue
+        out.append(Stamp(entry.path, st.st_mtime_ns, st.st_size))
+    return tuple(out)
+
+
+def watch(args: Sequence[str], globs: Sequence[str], rebuild: Callable[[], object], *,
+          interval: float = POLL_SECONDS, sleep: Callable[[float], None] = time.sleep,
+          rounds: int | None = None) -> None:
+    """Call ``rebuild`` now, then each time the logs named by ``args`` change, polling every
+    ``interval`` seconds, until interrupted (Ctrl-C raises ``KeyboardInterrupt`` out of here) or,
+    for tests, after ``rounds`` polls."""
+    seen = stamps(args, globs)
+    rebuild()
+    done = 0
+    while rounds is None or done < rounds:
+        sleep(interval)
+        done += 1
+        now = stamps(args, globs)
+        if now != seen:
+            seen = now
+            rebuild()

@@ -1,0 +1,148 @@
+"use strict";
+// The replay of kcref report: one picture of the table (drawn by kcref's table_svg), moved into
+// the hand being replayed and changed step by step from the page's JSON. Every text from the log
+// is set with textContent or setAttribute, never parsed as markup.
+(function () {
+  var CHARS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+  var PILES = ["N", "E", "S", "W", "NE", "NW", "SE", "SW"];
+  var data = JSON.parse(document.getElementById("kc-replays").textContent);
+  var viewer = document.getElementById("kc-viewer");
+  var svg = viewer.querySelector("svg.kc-table");
+  var where = viewer.querySelector(".where");
+  var current = null; // {el, hand, states, step}
+
+  function href(ch) { return "#c-" + data.cards[CHARS.indexOf(ch)]; }
+  function part(role, root) { return (root || svg).querySelector('[data-role="' + role + '"]'); }
+  function setText(el, text) { if (el.textContent !== text) { el.textContent = text; } }
+  function showUse(use, ch) {
+    if (ch) { use.setAttribute("href", href(ch)); use.removeAttribute("visibility"); }
+    else { use.setAttribute("visibility", "hidden"); }
+  }
+  function names(chars) { return Array.prototype.map.call(chars, function (c) { return data.cards[CHARS.indexOf(c)]; }).join(" "); }
+
+  function expand(hand) {
+    var state = {};
+    return hand.steps.map(function (step) { state = Object.assign({}, state, step); return state; });
+  }
+
+  function drawPiles(s) {
+    var piles = s.c.split(",");
+    PILES.forEach(function (name, i) {
+      var g = svg.querySelector('[data-pile="' + name + '"]');
+      var cards = piles[i] || "";
+      g.setAttribute("data-count", cards.length);
+      g.setAttribute("data-top", cards ? data.cards[CHARS.indexOf(cards[cards.length - 1])] : "");
+      g.setAttribute("data-bottom", cards ? data.cards[CHARS.indexOf(cards[0])] : "");
+      g.setAttribute("data-cards", names(cards));
+      showUse(part("bottom", g), cards[0]);
+      showUse(part("top", g), cards.length > 1 ? cards[cards.length - 1] : "");
+      setText(part("count", g), cards.length > 1 ? String(cards.length) : "");
+    });
+    var stock = svg.querySelector("g[data-stock]");
+    stock.setAttribute("data-stock", s.k);
+    svg.setAttribute("data-stock", s.k);
+    setText(part("label", stock), "stock " + s.k);
+  }
+
+  function drawSeats(s, players) {
+    var known = s.h.split(",");
+    var seats = svg.querySelectorAll("g[data-seat]");
+    Array.prototype.forEach.call(seats, function (g, i) {
+      if (i >= players.length) { g.setAttribute("display", "none"); return; }
+      g.removeAttribute("display");
+      var cards = known[i] || "", unknown = s.u[i] || 0, count = cards.length + unknown;
+      g.setAttribute("data-name", players[i]);
+      g.setAttribute("data-count", count);
+      g.setAttribute("data-known", names(cards));
+      g.setAttribute("data-unknown", unknown);
+      g.setAttribute("class", i === s.p ? "seat turn" : "seat");
+      setText(part("name", g), players[i]);
+      var chips = s.s ? ", chips " + s.s[i] : "";
+      setText(part("count", g), count + (count === 1 ? " card" : " cards") + chips);
+      var uses = g.querySelectorAll("use[data-slot]");
+      Array.prototype.forEach.call(uses, function (use, slot) {
+        if (slot < cards.length) { showUse(use, cards[slot]); }
+        else if (slot < count) { use.setAttribute("href", "#c-back"); use.removeAttribute("visibility"); }
+        else { use.setAttribute("visibility", "hidden"); }
+      });
+      setText(part("more", g), count > uses.length ? "+" + (count - uses.length) : "");
+    });
+    var h = +svg.getAttribute("data-base-height") + players.length * +svg.getAttribute("data-seat-height");
+    svg.setAttribute("viewBox", "0 0 " + svg.getAttribute("width") + " " + h);
+    svg.setAttribute("height", h);
+  }
+
+  function show(i) {
+    var c = current;
+    if (!c || !c.states.length) { return; }
+    c.step = Math.max(0, Math.min(c.states.length - 1, i));
+    var s = c.states[c.step];
+    svg.setAttribute("data-line", s.l);
+    svg.setAttribute("data-player", s.p < 0 ? "" : s.p);
+    setText(part("line"), "after line " + s.l);
+    setText(part("pot"), s.o === null || s.o === undefined ? "" : "pot " + s.o);
+    setText(part("status"), s.t);
+    setText(part("note"), s.n || "");
+    drawPiles(s);
+    drawSeats(s, c.hand.names);
+    setText(where, "step " + (c.step + 1) + " of " + c.states.length);
+    var old = c.el.querySelector("li.current");
+    if (old) { old.classList.remove("current"); }
+    var li = c.el.querySelector('li[data-l="' + s.l + '"]');
+    if (li) {
+      li.classList.add("current");
+      var log = li.parentNode;
+      if (li.offsetTop < log.scrollTop || li.offsetTop > log.scrollTop + log.clientHeight - li.offsetHeight) {
+        log.scrollTop = li.offsetTop - log.clientHeight / 2;
+      }
+    }
+  }
+
+  function open(el) {
+    var hand = data.hands[+el.getAttribute("data-replay")];
+    var states = expand(hand);
+    current = {el: el, hand: hand, states: states, step: 0};
+    if (!states.length) { viewer.hidden = true; return; }
+    el.querySelector(".stage").appendChild(viewer);
+    viewer.hidden = false;
+    show(0);
+  }
+
+  document.addEventListener("toggle", function (e) {
+    var el = e.target;
+    if (!el.matches || !el.matches("details.hand")) { return; }
+    if (el.open) { open(el); }
+    else if (current && current.el === el) { viewer.hidden = true; current = null; }
+  }, true);
+
+  viewer.addEventListener("click", function (e) {
+    var go = e.target.getAttribute && e.target.getAttribute("data-go");
+    if (!go || !current) { return; }
+    var last = current.states.length - 1;
+    show({first: 0, prev: current.step - 1, next: current.step + 1, last: last}[go]);
+  });
+
+  document.addEventListener("click", function (e) {
+    var li = e.target.closest && e.target.closest("ol.log li.s");
+    if (!li) { return; }
+    var el = li.closest("details.hand");
+    if (!current || current.el !== el) { open(el); }
+    var line = +li.getAttribute("data-l");
+    for (var i = 0; i < current.states.length; i++) {
+      if (current.states[i].l === line) { show(i); return; }
+    }
+  });
+
+  document.addEventListener("keydown", function (e) {
+    if (!current || e.altKey || e.ctrlKey || e.metaKey) { return; }
+    var t = e.target.tagName;
+    if (t === "INPUT" || t === "TEXTAREA" || t === "SELECT") { return; }
+    var to = {ArrowRight: current.step + 1, ArrowLeft: current.step - 1, Home: 0, End: current.states.length - 1}[e.key];
+    if (to === undefined) { return; }
+    e.preventDefault();
+    show(to);
+  });
+
+  var first = location.hash && document.getElementById(location.hash.slice(1));
+  if (first && first.matches("details.hand")) { first.open = true; }
+})();

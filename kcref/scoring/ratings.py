@@ -1,0 +1,56 @@
+"""A rating per player across nights, with its uncertainty, from the ``openskill`` library.
+
+Each counted hand (:func:`kcref.scoring.season.counted`) is one match of the Plackett-Luce model
+(``openskill.models.PlackettLuce``, default parameters: every player starts at mu 25, sigma
+25/3), each player a team of one, ranked by :func:`kcref.scoring.season.finishing_ranks`: the
+player who went out first, the others by the points of their cards left, or how many cards they
+had left (a blocked hand: by its settlement alone); equal places are ties. Hands are rated in the
+order of the files. The ordinal, mu - 3 sigma, is a cautious estimate of skill: it ranks the
+table. openskill is imported only here, when ratings are asked for.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any, NamedTuple
+
+from ..referee.verdict import HandVerdict
+from .season import counted, finishing_ranks
+
+METHOD = ("Plackett-Luce ratings (openskill): each finished hand without errors is one match, players "
+          "ranked by who went out, then by the points or number of cards left; everyone starts at "
+          "mu 25, sigma 8.33; the ordinal is mu - 3 sigma, and the table is sorted by it.")
+"""How the ratings are computed, in words, for the report."""
+
+
+class Rating(NamedTuple):
+    """One player's rating after the hands rated."""
+
+    name: str
+    mu: float
+    sigma: float
+    hands: int
+
+    @property
+    def ordinal(self) -> float:
+        """mu - 3 sigma: a skill the player very probably has at least."""
+        return self.mu - 3 * self.sigma
+
+
+def ratings(verdicts: Iterable[HandVerdict]) -> tuple[Rating, ...]:
+    """Every player of a counted hand, rated, best ordinal first (then by name)."""
+    from openskill.models import PlackettLuce
+
+    model = PlackettLuce()
+    current: dict[str, Any] = {}
+    hands: dict[str, int] = {}
+    for v in verdicts:
+        if not counted(v) or len(v.players) < 2:
+            continue
+        teams = [[current.get(name) or model.rating(name=name)] for name in v.players]
+        rated = model.rate(teams, ranks=[float(r) for r in finishing_ranks(v)])
+        for name, (player,) in zip(v.players, rated):
+            current[name] = player
+            hands[name] = hands.get(name, 0) + 1
+    out = [Rating(name, float(r.mu), float(r.sigma), hands[name]) for name, r in current.items()]
+    return tuple(sorted(out, key=lambda r: (-r.ordinal, r.name.casefold(), r.name)))

@@ -1,0 +1,175 @@
+"""``kcref report`` in a real browser (Selenium driving headless Chromium): the standings shown
+are kcref score's, stepping a hand with the arrow key shows the table of ``kcref show --line N``,
+the page makes no network request, and nothing goes to the console as an error.
+
+Skipped where no browser is installed; CI installs one (``.ci/run``). To run them on Debian or
+Ubuntu: ``apt-get install chromium chromium-driver`` and ``pip install 'kcref[browser]'`` (or
+``pip install -e '.[browser]'`` in a checkout). ``KCREF_UPDATE_SCREENSHOT=1`` also rewrites the
+README's screenshot, ``docs/report.png``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.util import ROOT
+
+HOW = ("needs Chromium, its driver and selenium: apt-get install chromium chromium-driver; "
+       "pip install 'kcref[browser]'")
+webdriver = pytest.importorskip("selenium.webdriver", reason=HOW)
+CHROMIUM = next((p for p in map(shutil.which, ("chromium", "chromium-browser", "google-chrome")) if p), None)
+DRIVER = shutil.which("chromedriver")
+if CHROMIUM is None or DRIVER is None:
+    pytest.skip(HOW, allow_module_level=True)
+
+from selenium.webdriver.common.action_chains import ActionChains  # noqa: E402
+from selenium.webdriver.common.by import By  # noqa: E402
+from selenium.webdriver.common.keys import Keys  # noqa: E402
+from selenium.webdriver.support.wait import WebDriverWait  # noqa: E402
+
+NIGHT = "samples/commercial-night.log"
+FLAGS = ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+         "--disable-background-networking", "--disable-component-update", "--disable-sync",
+         "--disable-dev-shm-usage", "--window-size=1000,1100")
+SCREENSHOT = ROOT / "docs" / "report.png"
+
+READ_TABLE = """
+const svg = document.querySelector('#kc-viewer svg.kc-table');
+const piles = {};
+svg.querySelectorAll('g[data-pile]').forEach(g => {
+  piles[g.dataset.pile] = [g.dataset.top || null, +g.dataset.count];
+});
+const seats = [...svg.querySelectorAll('g[data-seat]')].filter(g => g.getAttribute('display') !== 'none')
+  .map(g => +g.dataset.count);
+const current = document.querySelector('li.current');
+return {line: +svg.dataset.line, stock: +svg.dataset.stock, piles: piles, seats: seats,
+        highlighted: current ? +current.dataset.l : null};
+"""
+
+
+def kcref(*args: str) -> str:
+    p = subprocess.run([sys.executable, "-m", "kcref", *args], capture_output=True, text=True, cwd=ROOT, check=True,
+                       env={**os.environ, "PYTHONPATH": str(ROOT)})
+    return p.stdout
+
+
+def _pad(text: str, width: int) -> str:
+    left = (width - len(text)) // 2
+    return " " * left + text + " " * (width - len(text) - left)
+
+
+def parse_show(text: str) -> dict[str, Any]:
+    """Pile tops and sizes, the stock and each hand's size from ``kcref show --ascii`` (its text:
+    the piles are a 3x3 grid of centred cells, a row of labels over a row of contents)."""
+    lines = text.splitlines()
+    grid = next(i for i, line in enumerate(lines) if line.split() == ["NW", "N", "NE"])
+    width = next(w for w in range(2, 80) if (_pad("NW", w) + _pad("N", w) + _pad("NE", w)).rstrip() == lines[grid])
+    piles: dict[str, list[Any]] = {}
+    stock = None
+    for r in range(3):
+        labels, contents = lines[grid + 2 * r], lines[grid + 2 * r + 1].ljust(3 * width)
+        for c in range(3):
+            label = labels.ljust(3 * width)[c * width:(c + 1) * width].strip()
+            cell = contents[c * width:(c + 1) * width].strip()
+            if not label:
+                stock = int(cell.split()[1])
+                continue
+            cards = re.findall(r"\b(?:10|[2-9AJQK])[SHDC]\b", cell)
+            counted = re.search(r"\((\d+)\)", cell)
+            piles[label] = [cards[-1] if cards else None, int(counted.group(1)) if counted else len(cards)]
+    seats = [int(m.group(1)) for m in (re.match(r"^[> ] \S.*?\s+(\d+) cards?\b", line) for line in lines) if m]
+    return {"piles": piles, "stock": stock, "seats": seats}
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for flag in FLAGS:
+        options.add_argument(flag)
+    profile = ROOT / ".pytest_cache" / "chromium-profile"
+    shutil.rmtree(profile, ignore_errors=True)
+    options.add_argument(f"--user-data-dir={profile}")
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL", "performance": "ALL"})
+    driver = webdriver.Chrome(options=options, service=webdriver.ChromeService(DRIVER))
+    try:
+        yield driver
+    finally:
+        driver.quit()
+        shutil.rmtree(profile, ignore_errors=True)
+
+
+@pytest.fixture(scope="module")
+def page(browser: Any, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    out = tmp_path_factory.mktemp("report") / "night.html"
+    kcref("report", NIGHT, "-o", str(out))
+    browser.get(out.as_uri())
+    yield browser
+    severe = [entry for entry in browser.get_log("browser") if entry["level"] == "SEVERE"]
+    assert not severe, severe
+
+
+def test_standings_are_those_of_score_json(page: Any) -> None:
+    score = json.loads(kcref("score", "--format", "json", NIGHT))
+    rows = page.find_elements(By.CSS_SELECTOR, "table.standings tbody tr")
+    shown = [[cell.text for cell in row.find_elements(By.CSS_SELECTOR, "td, th")] for row in rows]
+    assert shown == [[str(p["rank"]), p["name"], str(p["points"]), str(p["hands_played"]), str(p["hands_won"]),
+                      str(p["games_won"])] for p in score["players"]]
+
+
+def test_stepping_a_hand_shows_the_table_of_show_line(page: Any, tmp_path: Path) -> None:
+    page.find_element(By.CSS_SELECTOR, "#f1h2 > summary").click()
+    # The details element's toggle event, which loads the hand, comes as a task of its own.
+    WebDriverWait(page, 5).until(lambda d: d.execute_script(READ_TABLE)["highlighted"] is not None)
+    keys = ActionChains(page)
+    seen = []
+    for presses in (0, 4, 9):  # the layout, mid-hand, the last turn (hand 2 has 14 steps)
+        while len(seen) < presses:
+            keys.send_keys(Keys.ARROW_RIGHT).perform()
+            seen.append(page.execute_script(READ_TABLE)["line"])
+        shown = page.execute_script(READ_TABLE)
+        expected = parse_show(kcref("show", NIGHT, "--line", str(shown["line"]), "--ascii"))
+        assert {k: shown[k] for k in ("piles", "stock", "seats")} == expected, shown["line"]
+        assert shown["highlighted"] == shown["line"]
+    assert seen == sorted(seen) and len(set(seen)) == len(seen) and seen[0] > 0
+    keys.send_keys(Keys.ARROW_LEFT).perform()
+    assert page.execute_script(READ_TABLE)["line"] == seen[-2]
+    page.save_screenshot(str(tmp_path / "report.png"))
+    assert (tmp_path / "report.png").stat().st_size > 0
+    if os.environ.get("KCREF_UPDATE_SCREENSHOT") == "1":
+        save_readme_screenshot(page)
+
+
+def save_readme_screenshot(driver: Any) -> None:
+    """The README's picture: the replay of the open hand, the table beside its log lines."""
+    driver.set_window_size(1000, 1000)
+    replay = driver.find_element(By.CSS_SELECTOR, "#f1h2 .replay")
+    driver.execute_script("arguments[0].scrollIntoView()", replay)
+    replay.screenshot(str(SCREENSHOT))
+
+
+def test_the_page_makes_no_network_request(page: Any) -> None:
+    """Every request of the page's document is for the file itself or a data: URL, and nothing at
+    all goes out to a network (the browser's own chrome:// pages load before the page)."""
+    ours, network = [], []
+    for entry in page.get_log("performance"):
+        message = json.loads(entry["message"])["message"]
+        if message["method"] == "Network.requestWillBeSent":
+            params = message["params"]
+            url = params["request"]["url"]
+            if params.get("documentURL", "").startswith("file:"):
+                ours.append(url)
+            if url.split(":", 1)[0] in ("http", "https", "ws", "wss", "ftp"):
+                network.append(url)
+    assert ours and all(u.startswith(("file:", "data:")) for u in ours), ours
+    assert not network, network

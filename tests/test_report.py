@@ -1,0 +1,293 @@
+"""``kcref report``: the page's numbers are kcref score's, the page is self-contained, hostile
+text from a log stays text, the replay follows the referee, and the command's outputs and exit
+statuses."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+
+from kcref.files.inputs import resolve
+from kcref.model.status import ExitStatus
+from kcref.notation.reader import read_file
+from kcref.output.replay_steps import hand_replay, step_lines
+from kcref.output.report_output import stamps, target_path, watch
+from kcref.output.report_page import CARD_CHARS, build_report, encode_step, page_data, script_json
+from kcref.output.table_svg import state_of
+from kcref.referee.grouping import HandRecord
+from kcref.referee.replay import table_at
+from kcref.referee.setup_checks import checked_hands
+from tests.util import ROOT
+
+COMMERCIAL = ROOT / "samples/commercial-night.log"
+ILLEGAL = ROOT / "samples/invalid/illegal-plays.log"
+
+
+def run(*args: str, cwd: Path = ROOT, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    return subprocess.run([sys.executable, "-m", "kcref", *args], capture_output=True, text=True, cwd=cwd, env=env,
+                          input=stdin)
+
+
+class Page(HTMLParser):
+    """Every element with its attributes, the text of each table row by the table's class, and
+    the scripts' text."""
+
+    def __init__(self, html: str) -> None:
+        super().__init__(convert_charrefs=True)
+        self.elements: list[tuple[str, dict[str, str | None]]] = []
+        self.rows: dict[str, list[list[str]]] = {}
+        self.scripts: list[tuple[dict[str, str | None], str]] = []
+        self.text: list[str] = []
+        self._table: list[str] = []
+        self._row: list[str] | None = None
+        self._cell: list[str] | None = None
+        self._script: dict[str, str | None] | None = None
+        self.feed(html)
+        self.close()
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        a = dict(attrs)
+        self.elements.append((tag, a))
+        if tag == "table":
+            self._table.append(a.get("class") or "")
+            self.rows.setdefault(self._table[-1], [])
+        elif tag == "tr" and self._table:
+            self._row = []
+            self.rows[self._table[-1]].append(self._row)
+        elif tag in ("td", "th") and self._row is not None:
+            self._cell = []
+        elif tag == "script":
+            self._script = a
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "table" and self._table:
+            self._table.pop()
+        elif tag in ("td", "th") and self._row is not None and self._cell is not None:
+            self._row.append("".join(self._cell).strip())
+            self._cell = None
+
+    def handle_data(self, data: str) -> None:
+        if self._script is not None:
+            self.scripts.append((self._script, data))
+            self._script = None
+            return
+        self.text.append(data)
+        if self._cell is not None:
+            self._cell.append(data)
+
+
+def report_html(*paths: Path) -> str:
+    return build_report(resolve([str(p) for p in paths])).html
+
+
+@pytest.fixture(scope="module")
+def commercial() -> Page:
+    return Page(report_html(COMMERCIAL))
+
+
+# --- the numbers ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("logs", [["samples/commercial-night.log"],
+                                  ["samples/classic-night.log", "samples/family-night.log"],
+                                  ["tests/cases/score/penalty_two_nights"]])
+def test_standings_are_those_of_score_json(logs: list[str]) -> None:
+    score = json.loads(run("score", "--format", "json", *logs).stdout)
+    page = Page(build_report(resolve([str(ROOT / p) for p in logs])).html)
+    body = page.rows["standings"][1:]
+    assert len(body) == len(score["players"]) > 0
+    single = len(score["scoring"]) == 1
+    for row, player in zip(body, score["players"]):
+        points = [str(player["points"])] if single else [str(player["points_by_scoring"].get(s, ""))
+                                                         for s in score["scoring"]]
+        assert row == [str(player["rank"]), player["name"], *points, str(player["hands_played"]),
+                       str(player["hands_won"]), str(player["games_won"])]
+
+
+def test_logs_with_errors_are_scored_as_skip_invalid() -> None:
+    logs = [str(COMMERCIAL), str(ILLEGAL)]
+    score = json.loads(run("score", "--format", "json", "--skip-invalid", *logs).stdout)
+    data, _ = page_data(resolve(logs))
+    assert data["scores"]["players"] == score["players"]
+    assert data["scores"]["notes"] == score["notes"]
+
+
+def test_header_and_hands(commercial: Page) -> None:
+    text = " ".join(commercial.text)
+    for fact in ("Club night", "Riverside club, table 3", "2026-11-28", "commercial. Scoring: chips"):
+        assert fact in text
+    hands = [a for tag, a in commercial.elements if tag == "details" and "hand" in (a.get("class") or "")]
+    assert [h["id"] for h in hands] == ["f1h1", "f1h2", "f1h3"]
+    assert "dealer Gus" in text and "Eli went out" in text
+
+
+def test_the_page_needs_no_network(commercial: Page) -> None:
+    for tag, attrs in commercial.elements:
+        assert tag not in ("link", "img", "iframe", "object", "embed", "base")
+        assert "src" not in attrs
+        for name in ("href", "action", "xlink:href"):
+            value = attrs.get(name)
+            assert value is None or value.startswith("#"), (tag, name, value)
+    assert not any("url(" in text for _, text in commercial.scripts)
+    csp = [a for tag, a in commercial.elements if tag == "meta" and a.get("http-equiv") == "Content-Security-Policy"]
+    assert csp and "default-src 'none'" in (csp[0]["content"] or "")
+
+
+# --- hostile text -----------------------------------------------------------------------------------
+
+HOSTILE = """\
+# <script>alert('comment')</script> </svg> </script><!-- "quoted" & 'single'
+[Event "</script><script>alert(1)</script>"]
+[Site "<img src=x onerror=alert(2)> \\"</svg>"]
+[Players "O'Brien, Zoë"]
+[Rules "classic"]
+
+hand 1 dealer Zoë
+deal O'Brien: JH 10C 9D 8S 3S 2H KC
+deal Zoë: 6D 5S 3H 8H QC 7D AS
+layout N:QS E:4H S:9C W:KD
+O'Brien: JH->N; 10C->N; 9D->N; 8S->N; 3S->E; 2H->E; K♣->NE  # out </svg><script>alert(3)</script>
+
+[Players "<script>alert(4)</script>, </svg>\\"x"]
+hand 2
+deal Ann: QC 10S 4H 3C KH 9S 6D
+"""
+
+
+def test_hostile_text_is_text(tmp_path: Path) -> None:
+    log = tmp_path / "<b>night<img src=x>.log"
+    log.write_text(HOSTILE, encoding="utf-8")
+    result = build_report(resolve([str(log)]))
+    page = Page(result.html)
+    tags = [tag for tag, _ in page.elements]
+    assert tags.count("script") == 2  # the replay data and the page's own script
+    assert "img" not in tags and "b" in tags  # <b> of the summaries, not of the file name
+    assert not any(name.startswith("on") for _, attrs in page.elements for name in attrs)
+    data = next(text for attrs, text in page.scripts if attrs.get("type") == "application/json")
+    assert "<" not in data and json.loads(data)["hands"][0]["names"] == ["O'Brien", "Zoë"]
+    text = "".join(page.text)
+    for hostile in ("</script><script>alert(1)</script>", "<img src=x onerror=alert(2)>",
+                    "</svg><script>alert(3)</script>", "<script>alert('comment')</script> </svg> </script><!--",
+                    "<b>night<img src=x>.log"):
+        assert hostile in text
+    assert result.status == ExitStatus.FOUND
+
+
+def test_script_json_cannot_close_its_script() -> None:
+    text = script_json({"a": "</script><!--<script>&\u2028\u2029"})
+    assert "<" not in text and ">" not in text and "&" not in text and "\u2028" not in text
+    assert json.loads(text) == {"a": "</script><!--<script>&\u2028\u2029"}
+
+
+# --- the replay -------------------------------------------------------------------------------------
+
+
+def _records(path: Path) -> list[HandRecord]:
+    return [r for r in checked_hands(read_file(str(path)), str(path)) if isinstance(r, HandRecord)]
+
+
+def test_each_step_is_the_table_after_its_line() -> None:
+    record = _records(COMMERCIAL)[0]
+    replay = hand_replay(record)
+    lines = step_lines(record)
+    assert lines[0] == 14 and [s.line for s in replay.steps] == lines and not replay.stop
+    for state in replay.steps:
+        position = table_at(record, state.line)
+        assert position.table is not None
+        assert state == state_of(position.table, state.line)
+    assert replay.steps[-1].status == "Eli went out: the hand is over"
+
+
+def test_the_replay_stops_at_a_rule_error_with_its_message() -> None:
+    record = _records(ILLEGAL)[1]
+    replay = hand_replay(record)
+    assert replay.stop == "stopped at line 33: KC310 it is Bob's turn, not Cy's"
+    assert [s.line for s in replay.steps] == [32, 33]
+    assert replay.steps[-1].note == replay.stop
+
+
+def test_a_cut_hand_stops_before_the_line_that_cannot_be_judged(tmp_path: Path) -> None:
+    log = tmp_path / "cut.log"
+    log.write_text((ROOT / "samples/short-classic.log").read_text(encoding="utf-8").replace(
+        "Ann: JH->N; 10C->N", "Ann: JH->N;; 10C->N"), encoding="utf-8")
+    record = _records(log)[0]
+    assert record.cut is not None
+    replay = hand_replay(record)
+    assert replay.steps[-1].line == record.cut.line
+    assert replay.stop.startswith(f"stopped before line {record.cut.line}, which cannot be judged")
+
+
+def test_steps_are_encoded_as_changes() -> None:
+    replay = hand_replay(_records(COMMERCIAL)[0])
+    before: dict[str, object] = {}
+    first = encode_step(replay.steps[0], before)
+    second = encode_step(replay.steps[1], before)
+    assert set(first) == {"l", "k", "p", "c", "h", "u", "s", "o", "t", "n"}
+    assert "u" not in second and second["l"] == 15  # nobody's cards are unknown in this log
+    piles = str(first["c"]).split(",")
+    assert len(piles) == 8 and all(set(p) <= set(CARD_CHARS) for p in piles)
+
+
+def test_page_replays_match_the_hands(commercial: Page) -> None:
+    data = json.loads(next(text for attrs, text in commercial.scripts if attrs.get("id") == "kc-replays"))
+    assert len(data["cards"]) == 52 and len(data["hands"]) == 3
+    assert data["hands"][0]["names"] == ["Dora", "Eli", "Fran", "Gus"]
+    assert [s["l"] for s in data["hands"][0]["steps"]] == step_lines(_records(COMMERCIAL)[0])
+
+
+# --- the command --------------------------------------------------------------------------------------
+
+
+def test_writes_a_file_a_folder_or_standard_output(tmp_path: Path) -> None:
+    p = run("report", str(COMMERCIAL), "-o", str(tmp_path / "night.html"))
+    assert p.returncode == 0, p.stderr
+    assert (tmp_path / "night.html").read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
+    assert "wrote" in p.stderr and "3 hands" in p.stderr
+    p = run("report", str(COMMERCIAL), "-o", str(tmp_path))
+    assert p.returncode == 0 and (tmp_path / "report.html").exists()
+    p = run("report", "-", "-o", "-", stdin=COMMERCIAL.read_text(encoding="utf-8"))
+    assert p.returncode == 0 and p.stdout.startswith("<!DOCTYPE html>") and "Club night" in p.stdout
+
+
+def test_exit_statuses(tmp_path: Path) -> None:
+    p = run("report", str(ILLEGAL), "-o", str(tmp_path / "a.html"))
+    assert p.returncode == 1 and "4 errors in the logs" in p.stderr and (tmp_path / "a.html").exists()
+    p = run("report", str(tmp_path / "missing.log"), "-o", str(tmp_path / "b.html"))
+    assert p.returncode == 2
+    p = run("report", str(COMMERCIAL), "-o", str(tmp_path / "no" / "such" / "folder.html"))
+    assert p.returncode == 2 and "cannot write" in p.stderr
+    p = run("report", "--watch", "-", "-o", str(tmp_path / "c.html"))
+    assert p.returncode == 2 and "standard input" in p.stderr
+    p = run("report", "--watch", str(COMMERCIAL), "-o", "-")
+    assert p.returncode == 2
+
+
+def test_target_path(tmp_path: Path) -> None:
+    assert target_path(str(tmp_path)) == str(tmp_path / "report.html")
+    assert target_path(str(tmp_path / "x.html")) == str(tmp_path / "x.html")
+    assert target_path("-") == "-"
+
+
+def test_watch_rebuilds_when_a_log_changes(tmp_path: Path) -> None:
+    log = tmp_path / "night.log"
+    log.write_text(COMMERCIAL.read_text(encoding="utf-8"), encoding="utf-8")
+    built: list[int] = []
+    polls = iter([None, "change", None, "new file", None])
+
+    def sleep(_: float) -> None:
+        what = next(polls)
+        if what == "change":
+            log.write_text(log.read_text(encoding="utf-8") + "\n# a comment\n", encoding="utf-8")
+        elif what == "new file":
+            (tmp_path / "second.log").write_text("", encoding="utf-8")
+
+    watch([str(tmp_path)], ("*.log",), lambda: built.append(len(stamps([str(tmp_path)], ("*.log",)))),
+          sleep=sleep, rounds=5)
+    assert built == [1, 1, 2]
