@@ -20,6 +20,7 @@ from __future__ import annotations
 import io
 import json
 import xml.etree.ElementTree as ET
+from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
@@ -139,7 +140,8 @@ class ReportResult(NamedTuple):
 class _Read(NamedTuple):
     report: FileReport
     records: list[HandRecord]
-    sources: SourceLines
+    text: dict[int, str]
+    """The text of every line by number (blank lines are not kept: they read as "")."""
     last_line: int
 
 
@@ -151,8 +153,8 @@ def _read(path: str, data: bytes) -> _Read:
     sources = SourceLines(UNLIMITED, UNLIMITED)
     records = [item for item in checked_hands(read_stream(io.BytesIO(data), path, keep=sources), path)
                if isinstance(item, HandRecord)]
-    last = max((max(part.lines, default=0) for part in sources.parts), default=0)
-    return _Read(report, records, sources, last)
+    text = {n: line for part in sources.parts for n, line in part.lines.items()}
+    return _Read(report, records, text, max(text, default=0))
 
 
 def _data(path: str) -> bytes | Diagnostic:
@@ -249,7 +251,7 @@ def _hand_lines(read: _Read, start: int, end: int, diagnostics: Sequence[Diagnos
     by_line: dict[int, list[Diagnostic]] = {}
     for d in diagnostics:
         by_line.setdefault(d.line, []).append(d)
-    lines = [LogLine(n, printable(read.sources.get(n)), tuple(by_line.get(n, ())), steps.get(n))
+    lines = [LogLine(n, printable(read.text.get(n, "")), tuple(by_line.get(n, ())), steps.get(n))
              for n in range(start, end + 1)]
     while len(lines) > 1 and not lines[-1].text.strip() and not lines[-1].diagnostics:
         lines.pop()
@@ -266,7 +268,6 @@ class _Builder:
         self.replays: list[dict[str, Any]] = []
         self.status = ExitStatus.OK
         self.errors = 0
-        self.statuses: dict[tuple[str, int], tuple[str, str]] = {}
 
     def problem(self, path: str, diag: Diagnostic) -> None:
         self.files.append(FileView(path, [], [diag], errors=1))
@@ -294,9 +295,10 @@ class _Builder:
         view.diagnostics = [d for d in before if d not in shown]
         carry = ChipCarry()
         by_index = {r.index: r for r in read.records}
+        lines = [d.line for d in report.diagnostics]  # in line order
         for i, (verdict, start) in enumerate(zip(report.hands, starts)):
             end = starts[i + 1] - 1 if i + 1 < len(starts) else read.last_line
-            own = tuple(d for d in report.diagnostics if start <= d.line <= end)
+            own = tuple(report.diagnostics[bisect_left(lines, start):bisect_right(lines, end)])
             record = by_index.get(verdict.index)
             replay = HandReplay((), "")
             if record is not None:
