@@ -291,3 +291,30 @@ def test_watch_rebuilds_when_a_log_changes(tmp_path: Path) -> None:
     watch([str(tmp_path)], ("*.log",), lambda: built.append(len(stamps([str(tmp_path)], ("*.log",)))),
           sleep=sleep, rounds=5)
     assert built == [1, 1, 2]
+
+
+def test_watch_command_rebuilds_and_stops_on_ctrl_c(tmp_path: Path) -> None:
+    import signal
+    import time
+
+    log, page = tmp_path / "night.log", tmp_path / "night.html"
+    log.write_text(COMMERCIAL.read_text(encoding="utf-8"), encoding="utf-8")
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    p = subprocess.Popen([sys.executable, "-m", "kcref", "report", "--watch", str(log), "-o", str(page)], cwd=ROOT,
+                         env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 60
+        while not page.exists() and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert page.exists()
+        assert "Fran counted the pot" in page.read_text(encoding="utf-8")
+        log.write_text(log.read_text(encoding="utf-8").replace("Fran counted the pot", "Fran counted the chips"),
+                       encoding="utf-8")
+        while "Fran counted the chips" not in page.read_text(encoding="utf-8") and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert "Fran counted the chips" in page.read_text(encoding="utf-8")
+    finally:
+        p.send_signal(signal.SIGINT)
+        _, err = p.communicate(timeout=60)
+    assert p.returncode == 0, err
+    assert err.count("wrote") == 2 and "stopped" in err

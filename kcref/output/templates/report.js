@@ -108,9 +108,21 @@
     show(0);
   }
 
+  var printing = [];
+  // Printed, every hand shows its lines (the replay does not print): open the closed ones, then
+  // close them again.
+  window.addEventListener("beforeprint", function () {
+    printing = Array.prototype.filter.call(document.querySelectorAll("details.hand"), function (el) { return !el.open; });
+    printing.forEach(function (el) { el.open = true; });
+  });
+  window.addEventListener("afterprint", function () {
+    printing.forEach(function (el) { el.open = false; });
+    setTimeout(function () { printing = []; }, 0);
+  });
+
   document.addEventListener("toggle", function (e) {
     var el = e.target;
-    if (!el.matches || !el.matches("details.hand")) { return; }
+    if (!el.matches || !el.matches("details.hand") || printing.indexOf(el) >= 0) { return; }
     if (el.open) { open(el); }
     else if (current && current.el === el) { viewer.hidden = true; current = null; }
   }, true);
