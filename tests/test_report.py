@@ -16,9 +16,10 @@ import pytest
 from kcref.files.inputs import resolve
 from kcref.model.status import ExitStatus
 from kcref.notation.reader import read_file
-from kcref.output.replay_steps import hand_replay, step_lines
+from kcref.output.replay_steps import CARD_CHARS, encode_step, hand_replay, step_lines
+from kcref.output.report_data import page_data
 from kcref.output.report_output import stamps, target_path, watch
-from kcref.output.report_page import CARD_CHARS, build_report, encode_step, page_data, script_json
+from kcref.output.report_page import build_report, script_json
 from kcref.output.table_svg import state_of
 from kcref.referee.grouping import HandRecord
 from kcref.referee.replay import table_at
@@ -114,9 +115,10 @@ def test_standings_are_those_of_score_json(logs: list[str]) -> None:
 def test_logs_with_errors_are_scored_as_skip_invalid() -> None:
     logs = [str(COMMERCIAL), str(ILLEGAL)]
     score = json.loads(run("score", "--format", "json", "--skip-invalid", *logs).stdout)
-    data, _ = page_data(resolve(logs))
-    assert data["scores"]["players"] == score["players"]
-    assert data["scores"]["notes"] == score["notes"]
+    data = page_data(resolve(logs))
+    assert data.scores["players"] == score["players"]
+    assert data.scores["notes"] == score["notes"]
+    assert data.status == ExitStatus.FOUND and data.errors == 4
 
 
 def test_header_and_hands(commercial: Page) -> None:
@@ -318,3 +320,22 @@ def test_watch_command_rebuilds_and_stops_on_ctrl_c(tmp_path: Path) -> None:
         _, err = p.communicate(timeout=60)
     assert p.returncode == 0, err
     assert err.count("wrote") == 2 and "stopped" in err
+
+
+def test_running_chart_is_well_formed_and_escaped() -> None:
+    import xml.etree.ElementTree as ET
+    from array import array
+
+    from kcref.model.systems import SYSTEMS
+    from kcref.output.running_svg import chart_text
+    from kcref.scoring.games import NO_TOTAL, RunningTotals
+
+    hostile = "</svg><script>alert(1)</script>"
+    running = RunningTotals(SYSTEMS["chips"], {"Ann": array("q", [3, 5, 9]), hostile: array("q", [NO_TOTAL, 1, 1])},
+                            bytes([0, 1, 0]))
+    svg = ET.fromstring(chart_text(running))
+    assert not list(svg.iter("script"))
+    lines = list(svg.iter("polyline"))
+    assert [len(el.get("points", "").split()) for el in lines] == [3, 2]
+    assert [g.get("data-player") for g in svg.iter("g")] == ["Ann", hostile]
+    assert len([el for el in svg.iter("line") if el.get("stroke-dasharray")]) == 1
