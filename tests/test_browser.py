@@ -57,6 +57,27 @@ return {line: +svg.dataset.line, stock: +svg.dataset.stock, piles: piles, seats:
 """
 
 
+EXTRACT = """
+const [source, players] = arguments;
+const svg = source === null ? document.querySelector('#kc-viewer svg.kc-table')
+  : new DOMParser().parseFromString(source, 'image/svg+xml').documentElement;
+const a = (el, name) => el.getAttribute(name);
+const text = (el, role) => el.querySelector('[data-role="' + role + '"]').textContent;
+const uses = g => [...g.querySelectorAll('use')].map(u => a(u, 'visibility') === 'hidden' ? null : a(u, 'href'));
+return {
+  root: ['data-line', 'data-player', 'data-stock', 'height'].map(n => a(svg, n)),
+  texts: ['line', 'pot', 'status', 'note'].map(r => text(svg, r)),
+  stock: text(svg.querySelector('g[data-stock]'), 'label'),
+  piles: [...svg.querySelectorAll('g[data-pile]')].map(g =>
+    [...['data-pile', 'data-top', 'data-bottom', 'data-count', 'data-cards'].map(n => a(g, n)), uses(g),
+     text(g, 'count')]),
+  seats: [...svg.querySelectorAll('g[data-seat]')].slice(0, players).map(g =>
+    [...['data-name', 'data-count', 'data-known', 'data-unknown', 'class'].map(n => a(g, n)), uses(g),
+     text(g, 'name'), text(g, 'count'), text(g, 'more')]),
+};
+"""
+
+
 def kcref(*args: str) -> str:
     p = subprocess.run([sys.executable, "-m", "kcref", *args], capture_output=True, text=True, cwd=ROOT, check=True,
                        env={**os.environ, "PYTHONPATH": str(ROOT)})
@@ -148,6 +169,31 @@ def test_stepping_a_hand_shows_the_table_of_show_line(page: Any, tmp_path: Path)
     assert (tmp_path / "report.png").stat().st_size > 0
     if os.environ.get("KCREF_UPDATE_SCREENSHOT") == "1":
         save_readme_screenshot(page)
+
+
+def test_every_step_is_drawn_as_show_format_svg_draws_it(page: Any) -> None:
+    """The page's script, applying each step to the one picture, gives the very picture that
+    ``kcref show --line N --format svg`` draws (every pile, card, text and seat), for every step of
+    every hand of the night."""
+    from kcref.output.show_report import show_svg
+
+    page.execute_script("document.querySelectorAll('details.hand[open]').forEach(d => { d.open = false; })")
+    for hand in ("f1h1", "f1h2", "f1h3"):
+        page.execute_script(f"document.getElementById('{hand}').open = true")
+        WebDriverWait(page, 5).until(
+            lambda d, hand=hand: d.execute_script(f"return !!document.querySelector('#{hand} #kc-viewer:not([hidden])')"))
+        page.execute_script("document.dispatchEvent(new KeyboardEvent('keydown', {key: 'Home'}))")
+        lines = []
+        while True:
+            shown = page.execute_script(EXTRACT, None, 4)
+            line = int(shown["root"][0])
+            if lines and line == lines[-1]:
+                break
+            lines.append(line)
+            expected = page.execute_script(EXTRACT, show_svg(NIGHT, None, line), 4)
+            assert shown == expected, (hand, line)
+            page.execute_script("document.dispatchEvent(new KeyboardEvent('keydown', {key: 'ArrowRight'}))")
+        assert len(lines) > 5
 
 
 def save_readme_screenshot(driver: Any) -> None:
