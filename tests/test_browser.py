@@ -196,6 +196,27 @@ def test_every_step_is_drawn_as_show_format_svg_draws_it(page: Any) -> None:
         assert len(lines) > 5
 
 
+def test_a_live_page_shows_the_last_hand_at_its_end(browser: Any, tmp_path: Path) -> None:
+    """``--watch`` writes a page that reloads itself and opens on the last hand's last line."""
+    from kcref.files.inputs import resolve
+    from kcref.notation.reader import read_file
+    from kcref.output.replay_steps import step_lines
+    from kcref.output.report_page import build_report
+    from kcref.referee.grouping import HandRecord
+    from kcref.referee.setup_checks import checked_hands
+
+    out = tmp_path / "live.html"
+    out.write_text(build_report(resolve([str(ROOT / NIGHT)]), live=True).html, encoding="utf-8")
+    browser.get(out.as_uri())
+    WebDriverWait(browser, 5).until(lambda d: d.execute_script(READ_TABLE)["highlighted"] is not None)
+    shown = browser.execute_script(READ_TABLE)
+    assert browser.execute_script("return document.querySelector('#kc-viewer').closest('details').id") == "f1h3"
+    records = [r for r in checked_hands(read_file(str(ROOT / NIGHT)), NIGHT) if isinstance(r, HandRecord)]
+    assert shown["line"] == shown["highlighted"] == step_lines(records[-1])[-1]
+    assert browser.execute_script("return document.querySelector('meta[http-equiv=refresh]').content") == "5"
+    browser.get("about:blank")  # before it reloads itself
+
+
 def save_readme_screenshot(driver: Any) -> None:
     """The README's picture: the replay of the open hand, the table beside its log lines."""
     driver.set_window_size(1000, 1000)

@@ -339,3 +339,29 @@ def test_running_chart_is_well_formed_and_escaped() -> None:
     assert [len(el.get("points", "").split()) for el in lines] == [3, 2]
     assert [g.get("data-player") for g in svg.iter("g")] == ["Ann", hostile]
     assert len([el for el in svg.iter("line") if el.get("stroke-dasharray")]) == 1
+
+
+def test_a_live_page_reloads_itself() -> None:
+    live, still = (Page(build_report(resolve([str(COMMERCIAL)]), live=flag).html) for flag in (True, False))
+    refresh = [a for tag, a in live.elements if tag == "meta" and a.get("http-equiv") == "refresh"]
+    assert refresh and refresh[0]["content"] == "5" and ("body", {"data-live": None}) in live.elements
+    assert not [a for tag, a in still.elements if tag == "meta" and a.get("http-equiv") == "refresh"]
+
+
+def test_season_table_shows_the_columns_the_nights_need(commercial: Page) -> None:
+    head, *rows = commercial.rows["stats"]
+    assert head == ["Player", "Played", "Won", "Win rate", "Avg cards left", "Chips won", "Chips paid",
+                    "Longest streak"]
+    assert rows[1] == ["Eli", "3", "3", "100%", "0.0", "53", "3", "3"]
+    family = Page(report_html(ROOT / "samples/family-night.log"))
+    assert "Penalty points" in family.rows["stats"][0] and "Chips won" not in family.rows["stats"][0]
+
+
+def test_ratings_and_head_to_head_on_the_page(commercial: Page) -> None:
+    head, *rows = commercial.rows["ratings"]
+    assert head == ["Player", "Ordinal", "μ", "σ", "Hands"] and rows[0][0] == "Eli"
+    assert [float(r[1]) for r in rows] == sorted((float(r[1]) for r in rows), reverse=True)
+    assert "Plackett-Luce" in " ".join(commercial.text)
+    h2h = commercial.rows["h2h"]
+    assert h2h[0] == ["", "Dora", "Eli", "Fran", "Gus"]
+    assert h2h[2] == ["Eli", "3–0", "", "3–0", "3–0"]

@@ -14,7 +14,8 @@ from .common import Failed, resolve_inputs
 @click.option("--glob", "globs", multiple=True, metavar="PATTERN",
               help="File names to read inside directories (repeatable) [default: *.log and *.kc].")
 @click.option("--title", help="The page's title [default: the Event tag].")
-@click.option("--watch", is_flag=True, help="Rebuild the page whenever a log changes, until Ctrl-C.")
+@click.option("--watch", is_flag=True, help="Rebuild the page whenever a log changes, until Ctrl-C; the page reloads "
+                                           "itself and shows the last hand.")
 @click.pass_context
 def command(ctx: click.Context, files: tuple[str, ...], out: str, globs: tuple[str, ...], title: str | None,
             watch: bool) -> None:
@@ -48,7 +49,7 @@ def command(ctx: click.Context, files: tuple[str, ...], out: str, globs: tuple[s
     def build() -> int:
         from ..output.report_page import build_report
 
-        result = build_report(resolve_inputs(files, globs), title)
+        result = build_report(resolve_inputs(files, globs), title, live=watch)
         if target == "-":
             click.echo(result.html, nl=False)
             return result.status

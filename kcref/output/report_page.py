@@ -25,6 +25,9 @@ from .table_svg import TableState, draw, symbols_text
 
 DEFAULT_TITLE = "Kings in the Corner"
 """The page's title when neither --title nor an Event tag gives one."""
+LIVE_REFRESH = 5
+"""With ``--watch``, the page reloads itself this often (seconds), showing the last hand at its
+last line: a second screen at the table follows the game."""
 
 
 class ReportResult(NamedTuple):
@@ -61,17 +64,19 @@ def _resource(name: str) -> str:
     return (files("kcref.output") / "templates" / name).read_text(encoding="utf-8")
 
 
-def render(data: PageData, title: str | None = None) -> str:
-    """The page of ``data`` (:func:`kcref.output.report_data.page_data`)."""
+def render(data: PageData, title: str | None = None, live: bool = False) -> str:
+    """The page of ``data`` (:func:`kcref.output.report_data.page_data`); ``live``: a page that
+    reloads itself every :data:`LIVE_REFRESH` seconds and opens on the last hand's last line."""
     from markupsafe import Markup
 
     blank = TableState(((),) * 8, 0, (), None, "")
     fields = {name: getattr(data, name) for name in data.__dataclass_fields__}
     return str(_environment().get_template("report.html.j2").render(
         title=title or data.event or DEFAULT_TITLE,
+        refresh=LIVE_REFRESH if live else None,
         symbols=Markup(symbols_text()),
         table=Markup(ET.tostring(draw(blank, standalone=False), encoding="unicode")),
-        charts=[Markup(chart_text(r)) for r in data.running],
+        charts=[(r.scoring.name, Markup(chart_text(r))) for r in data.running],
         replay_json=Markup(script_json(replay_data(data.replays))),
         plural=plural,
         style=Markup(_resource("report.css")),
@@ -80,7 +85,8 @@ def render(data: PageData, title: str | None = None) -> str:
     ))
 
 
-def build_report(inputs: Inputs, title: str | None = None) -> ReportResult:
-    """``kcref report``: the page for the files of ``inputs``, and the exit status."""
+def build_report(inputs: Inputs, title: str | None = None, live: bool = False) -> ReportResult:
+    """``kcref report``: the page for the files of ``inputs`` (``live``: see :func:`render`), and
+    the exit status."""
     data = page_data(inputs)
-    return ReportResult(render(data, title), data.status, data.hand_count, data.errors)
+    return ReportResult(render(data, title, live), data.status, data.hand_count, data.errors)

@@ -123,7 +123,7 @@
   document.addEventListener("toggle", function (e) {
     var el = e.target;
     if (!el.matches || !el.matches("details.hand") || printing.indexOf(el) >= 0) { return; }
-    if (el.open) { open(el); }
+    if (el.open) { if (!current || current.el !== el) { open(el); } }
     else if (current && current.el === el) { viewer.hidden = true; current = null; }
   }, true);
 
@@ -155,6 +155,24 @@
     show(to);
   });
 
+  // A page linked to a hand (#f1h2) opens on it. A live page (kcref report --watch) reloads
+  // itself: it keeps the hand opened in its address, else it follows the last hand, at its end.
+  var live = document.body.hasAttribute("data-live");
+  var hands = document.querySelectorAll("details.hand");
   var first = location.hash && document.getElementById(location.hash.slice(1));
   if (first && first.matches("details.hand")) { first.open = true; }
+  else if (live && hands.length) {
+    var last = hands[hands.length - 1];
+    last.open = true;
+    open(last);
+    show(current ? current.states.length - 1 : 0);
+    last.scrollIntoView();
+  }
+  if (live) {
+    document.addEventListener("toggle", function (e) {
+      if (e.target.open && e.target.matches && e.target.matches("details.hand")) {
+        history.replaceState(null, "", "#" + e.target.id);
+      }
+    }, true);
+  }
 })();
