@@ -70,7 +70,7 @@ class HandView:
     """One hand on the page."""
 
     anchor: str
-    file: int
+    """The hand's id in the page (``f2h5``: file 2, hand 5), a link target."""
     index: int
     number: int | None
     rules: str
@@ -286,7 +286,7 @@ class _Builder:
                                                                                            "stop": replay.stop})
             self.verdicts.append(verdict)
             view.hands.append(HandView(
-                f"f{len(self.files)}h{verdict.index}", len(self.files) - 1, verdict.index, verdict.number,
+                f"f{len(self.files)}h{verdict.index}", verdict.index, verdict.number,
                 verdict.rules, verdict.players[verdict.dealer] if verdict.players else "", _outcome(verdict),
                 "", "", _settled(verdict), verdict.pot if verdict.stacks_end is not None else None,
                 _hand_lines(read, start, end, own, steps), own, len(self.replays) - 1, replay.stop))
