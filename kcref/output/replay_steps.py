@@ -125,8 +125,8 @@ def encode_step(state: TableState, before: dict[str, Any]) -> dict[str, Any]:
         "u": [s.unknown for s in state.seats],
         "s": [s.stack for s in state.seats] if state.pot is not None else None,
         "o": state.pot,
-        "t": state.status,
-        "n": state.note,
+        "t": printable(state.status),
+        "n": printable(state.note),
     }
     step = {k: v for k, v in full.items() if k == "l" or before.get(k, ...) != v}
     before.update(full)
