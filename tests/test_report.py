@@ -4,6 +4,7 @@ statuses."""
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import subprocess
@@ -12,6 +13,8 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from kcref.files.inputs import resolve
 from kcref.model.status import ExitStatus
@@ -88,9 +91,14 @@ def report_html(*paths: Path) -> str:
     return build_report(resolve([str(p) for p in paths])).html
 
 
+@functools.cache
+def commercial_page() -> Page:
+    return Page(report_html(COMMERCIAL))
+
+
 @pytest.fixture(scope="module")
 def commercial() -> Page:
-    return Page(report_html(COMMERCIAL))
+    return commercial_page()
 
 
 # --- the numbers ----------------------------------------------------------------------------------
@@ -365,3 +373,24 @@ def test_ratings_and_head_to_head_on_the_page(commercial: Page) -> None:
     h2h = commercial.rows["h2h"]
     assert h2h[0] == ["", "Dora", "Eli", "Fran", "Gus"]
     assert h2h[2] == ["Eli", "3–0", "", "3–0", "3–0"]
+
+
+HOSTILE_TEXTS = ["</script><script>alert(1)</script>", "<!--", "-->", "]]>", "<![CDATA[", "</svg>", "\"'><img src=x>",
+                 "&amp;&lt;", "\u2028\u2029", "\x1b[31m", "\u202e", "{{ 7*7 }}", "{% raw %}", "\\u003c", "名前"]
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(st.sampled_from(HOSTILE_TEXTS) | st.text(max_size=12), min_size=1, max_size=4))
+def test_any_tag_or_comment_stays_text(tmp_path: Path, pieces: list[str]) -> None:
+    text = "".join(pieces).replace("\n", " ").replace("\r", " ").replace('"', "'").replace("\\", "/")
+    log = COMMERCIAL.read_text(encoding="utf-8").replace("Club night", text).replace(
+        "# Fran counted the pot before Eli swept it up:", f"# {text}")
+    path = tmp_path / "night.log"
+    path.write_text(log, encoding="utf-8")
+    page = Page(build_report(resolve([str(path)])).html)
+    allowed = {tag for tag, _ in commercial_page().elements}
+    assert {tag for tag, _ in page.elements} <= allowed
+    assert [tag for tag, _ in page.elements].count("script") == 2
+    assert not any(name.startswith("on") for _, attrs in page.elements for name in attrs)
+    data = next(text for attrs, text in page.scripts if attrs.get("id") == "kc-replays")
+    assert len(json.loads(data)["hands"]) == 3
