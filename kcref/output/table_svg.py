@@ -24,10 +24,10 @@ from ..model.diagnostics import printable
 SVG_NS = "http://www.w3.org/2000/svg"
 CARD_W, CARD_H = 40, 56
 """A card on the table; a card in a hand is drawn at :data:`HAND_SCALE` of it."""
-HAND_SCALE = 0.6
-HAND_STEP = 17
+HAND_SCALE = 0.7
+HAND_STEP = 18
 """How far apart the cards of a hand are drawn (they overlap)."""
-HAND_SLOTS = 16
+HAND_SLOTS = 15
 """The most cards of a hand drawn; a longer hand ends with ``+n``."""
 CELL_W, CELL_H = 104, 84
 TOP = 58
@@ -197,7 +197,7 @@ def _seat(parent: ET.Element, seat: Seat, index: int, turn: bool, y: int) -> Non
         if slot >= len(cards):
             use.set("visibility", "hidden")
     more = len(cards) - HAND_SLOTS
-    _el(g, "text", f"+{more}" if more > 0 else "", x=110 + HAND_SLOTS * HAND_STEP + 14, y=y + 22, font_size=11,
+    _el(g, "text", f"+{more}" if more > 0 else "", x=110 + (HAND_SLOTS - 1) * HAND_STEP + 34, y=y + 24, font_size=11,
         data_role="more")
 
 
