@@ -38,7 +38,7 @@ def command(ctx: click.Context, files: tuple[str, ...], out: str, globs: tuple[s
       kcref report --watch night.log -o night.html
     """
     from ..model.diagnostics import printable
-    from ..output.report_output import target_path
+    from ..output.report_output import target_path, written_note
 
     if watch and "-" in files:
         raise click.UsageError("--watch reads the logs again when they change: it does not go with standard input")
@@ -59,9 +59,7 @@ def command(ctx: click.Context, files: tuple[str, ...], out: str, globs: tuple[s
             write_atomically(target, result.html)
         except OSError as exc:
             raise Failed(f"{printable(target)}: cannot write: {exc.strerror or exc}") from None
-        errors = f", {result.errors} error{'s' if result.errors != 1 else ''} in the logs" if result.errors else ""
-        click.echo(f"kcref report: wrote {printable(target)} ({result.hands} hand{'s' if result.hands != 1 else ''}"
-                   f"{errors})", err=True)
+        click.echo(written_note(target, result.hands, result.errors), err=True)
         return result.status
 
     if not watch:

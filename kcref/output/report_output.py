@@ -14,6 +14,8 @@ from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
 from ..files.inputs import DEFAULT_GLOBS, STDIN, Found, resolve
+from ..model.diagnostics import printable
+from ..model.words import plural
 
 PAGE_NAME = "report.html"
 """The page's name inside a folder given as the output."""
@@ -26,6 +28,13 @@ def target_path(out: str) -> str:
     if out != STDIN and os.path.isdir(out):
         return os.path.join(out, PAGE_NAME)
     return out
+
+
+def written_note(target: str, hands: int, errors: int) -> str:
+    """The line on standard error once the page is written: where, how many hands, how many
+    errors the logs hold (printable)."""
+    found = f", {plural(errors, 'error')} in the logs" if errors else ""
+    return f"kcref report: wrote {printable(target)} ({plural(hands, 'hand')}{found})"
 
 
 class Stamp(NamedTuple):
