@@ -113,13 +113,12 @@ def parse_show(text: str) -> dict[str, Any]:
 
 
 @pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
+def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
     options = webdriver.ChromeOptions()
     options.binary_location = CHROMIUM
     for flag in FLAGS:
         options.add_argument(flag)
-    profile = ROOT / ".pytest_cache" / "chromium-profile"
-    shutil.rmtree(profile, ignore_errors=True)
+    profile = tmp_path_factory.mktemp("chromium-profile")  # a fresh profile, as Chromium run as root needs
     options.add_argument(f"--user-data-dir={profile}")
     options.set_capability("goog:loggingPrefs", {"browser": "ALL", "performance": "ALL"})
     driver = webdriver.Chrome(options=options, service=webdriver.ChromeService(DRIVER))
