@@ -86,7 +86,7 @@ def test_accepted_lines_are_written_canonical_and_penalties_reported() -> None:
     log = _log(HEAD)
     judged = log.feed("layout  n:5d e:js s:kh w:2c   # spaces")
     assert judged.accepted and judged.text == "layout N:5D E:JS S:KH W:2C # spaces"
-    assert judged.written == judged.text + "\n"
+    assert judged.written == "hand 1\n" + judged.text + "\n"  # the hand's set-up is written with its layout
     judged = log.feed("Ann: draw")
     assert judged.accepted
     assert [(d.code, d.message) for d in judged.diagnostics] == [("KC401", "Ann made no play: pays 1 chip")]
@@ -162,7 +162,11 @@ def test_a_blank_line_waits_for_the_next_line() -> None:
     blank = log.feed("")
     assert blank.accepted and blank.written == "" and log.lines == 2
     judged = log.feed("hand 1")
-    assert judged.line == 4 and judged.written == "\nhand 1\n"
+    assert judged.line == 4 and judged.written == "" and log.unwritten == "\nhand 1\n"
+    assert log.feed("# dealt").written == ""
+    assert log.feed(LAYOUT).written == "\nhand 1\n# dealt\n" + LAYOUT + "\n"
+    assert log.unwritten == ""
+    assert log.undo() is not None and log.unwritten == "\nhand 1\n# dealt\n"
 
 
 def test_feed_takes_one_line() -> None:

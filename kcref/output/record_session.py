@@ -85,7 +85,6 @@ class Record:
         self.style = style
         self.input_name = input_name
         self.refused = 0
-        self.written = 0
         self.words: dict[str, Callable[[], bool]] = {
             "show": self.show, "undo": self.undo, "help": self.help, "quit": self.quit,
         }
@@ -106,9 +105,23 @@ class Record:
                 continue
             for piece in split_lines(text) or [""]:
                 self.line(piece, number)
-        if self.source.interactive:
-            self.out.write(f"{plural(self.written, 'line')} written to {terminal(self.file.path)}.\n")
+        self.end()
         return ExitStatus.FOUND if self.refused and not self.source.interactive else ExitStatus.OK
+
+    def end(self) -> None:
+        """Say what the log holds; a hand's set-up still waiting for its layout is not written (it
+        would be an error), and is an error of the input when the lines come from one."""
+        log = self.log
+        waiting = lines_of(log.unwritten)
+        if waiting and self.source.interactive:
+            self.out.write(f"Not written: the last {plural(waiting, 'line')}, a hand with no layout yet.\n")
+        elif waiting:
+            self.refused += 1
+            self.err.write(diagnostic_lines([d for d in log.held_back if d.is_error], show_source=False))
+            self.err.write(f"kcref record: not written, as the hand has no layout: the last "
+                           f"{plural(waiting, 'line')} accepted\n")
+        if self.source.interactive:
+            self.out.write(f"{terminal(self.file.path)} holds {plural(log.lines - waiting, 'line')}.\n")
 
     def line(self, text: str, number: int) -> None:
         """Judge one line; write it, or say why not."""
@@ -134,7 +147,6 @@ class Record:
     def write(self, judged: Judgement) -> None:
         if judged.written:
             self.file.append(judged.written)
-            self.written += 1
 
     # --- the recorder's words: each says whether to go on ---------------------------------------
 
@@ -148,8 +160,6 @@ class Record:
             self.out.write("Nothing to undo.\n")
             return True
         self.file.cut(judged.written)
-        if judged.written:
-            self.written -= 1
         if self.source.interactive:
             what = f"line {judged.line}: {terminal(judged.text)}" if judged.text else "a blank line"
             self.out.write(f"Took back {what}\n" + compact_view(self.log, self.style))
@@ -161,6 +171,11 @@ class Record:
 
     def quit(self) -> bool:
         return False
+
+
+def lines_of(text: str) -> int:
+    """The lines of ``text`` (blank ones included)."""
+    return text.count("\n")
 
 
 def where_it_stands(log: LiveLog) -> str:

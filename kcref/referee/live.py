@@ -48,6 +48,7 @@ from ..model.events import (
     Deal,
     Event,
     HandStart,
+    Layout,
     Reveal,
     Span,
     Tag,
@@ -102,8 +103,10 @@ class Judgement(NamedTuple):
     """The verdict on the hand being played when this line ended it (or revealed cards of a
     hand that is over)."""
     written: str = ""
-    """What to append to the log file for this line: its canonical text and line end, after
-    the blank line that waited for a line to follow (a blank line itself waits: '')."""
+    """What to append to the log file now: the line's canonical text and line end, after the
+    blank line that waited for a line to follow (a blank line itself waits: ''). The set-up of a
+    hand (its ``hand`` line, deals, comments) waits for the hand's layout and is written with
+    it, so that the log on disk never holds a hand without a layout (an error)."""
     closed: HandVerdict | None = None
     """A ``hand`` line: the final verdict of the hand it closed."""
 
@@ -141,6 +144,8 @@ class _State:
     """Lines written to the log."""
     blank: bool = False
     """A blank line waits to be written before the next line."""
+    held: str = ""
+    """The set-up lines of the hand being played, accepted, waiting for its layout to be written."""
     before: tuple[Tag, ...] = ()
     """The tags in force when the previous hand started (all tags so far when no hand has)."""
     previous: HandStart | None = None
@@ -162,6 +167,8 @@ class _State:
     verdict: HandVerdict | None = None
     visible: frozenset[Diagnostic] = field(default_factory=frozenset)
     """The diagnostics of the hand being played, as they stand (never an error)."""
+    held_back: tuple[Diagnostic, ...] = ()
+    """Those that wait for the end of the hand being played."""
 
     @property
     def head(self) -> tuple[Event, ...]:
@@ -186,6 +193,7 @@ class _State:
 class _Judged(NamedTuple):
     judged: list[tuple[HandRecord, HandVerdict]]
     visible: frozenset[Diagnostic]
+    held_back: tuple[Diagnostic, ...]
 
 
 class LiveLog:
@@ -217,6 +225,8 @@ class LiveLog:
                 raise LogHasErrors(f"{path} has errors: run 'kcref check' on it and fix them first",
                                    judged.at(path, number))
             canonical.append(judged.written)
+        if log._state.held:
+            raise LogHasErrors(f"{path} ends with a hand that has no layout: run 'kcref check' on it and fix it first")
         if log._state.blank or "".join(canonical) != text.replace("\r\n", "\n"):
             raise LogHasErrors(f"{path} is not in canonical form: run 'kcref fmt --write' on it first")
         return log
@@ -257,6 +267,17 @@ class LiveLog:
         s = self._state
         tag = next((t for t in reversed((*s.head, *s.hand)) if isinstance(t, Tag) and t.name == "Players"), None)
         return tuple(split_players(tag.value)) if tag is not None else ()
+
+    @property
+    def unwritten(self) -> str:
+        """The accepted lines not yet written: the set-up of a hand that has no layout yet."""
+        return self._state.held
+
+    @property
+    def held_back(self) -> tuple[Diagnostic, ...]:
+        """What ``kcref check`` would add about the hand being played if the log ended here
+        (it is unfinished, some cards are unknown, it has no layout)."""
+        return self._state.held_back
 
     @property
     def tags(self) -> tuple[Tag, ...]:
@@ -321,8 +342,8 @@ class LiveLog:
         if isinstance(item, Diagnostic):
             return Judgement(False, line, "", (self._shifted(item, shift, text),))
         canonical = event_text(item)
-        written = ("\n" if s.blank else "") + canonical + "\n"
-        moved = replace(s, lines=line, blank=False)
+        written, held = _release(s, item, ("\n" if s.blank else "") + canonical + "\n")
+        moved = replace(s, lines=line, blank=False, held=held)
         if isinstance(item, Comment):
             return self._accept(moved, Judgement(True, line, canonical, (), written=written))
         return self._judge_event(item, moved, text, shift, canonical, written)
@@ -378,7 +399,7 @@ class LiveLog:
                         before=_latest((*s.before, event)) if isinstance(event, Tag) and not s.hand else s.before,
                         first_tags=_first_tags(s.first_tags, event),
                         sources=(*s.sources, (line, text)) if s.hand else s.sources,
-                        record=record, verdict=verdict, visible=judged.visible)
+                        record=record, verdict=verdict, visible=judged.visible, held_back=judged.held_back)
         ended = None
         if verdict is not None and verdict.finished and isinstance(event, _ENDS_HAND):
             ended = verdict
@@ -391,7 +412,7 @@ class LiveLog:
         record, verdict = judged.judged[-1]
         floor = line
         state = replace(moved, hand=(event,), sources=((line, text),), record=record, verdict=verdict,
-                        visible=frozenset(d for d in judged.visible if d.line >= floor))
+                        visible=frozenset(d for d in judged.visible if d.line >= floor), held_back=judged.held_back)
         closed = None
         if s.hand:
             old_record, closed = judged.judged[0]
@@ -408,6 +429,16 @@ class LiveLog:
                             stacks=tuple(carry.stacks.items()), pot=carry.pot,
                             finished=(*s.finished, closed), finished_lines=(*s.finished_lines, s.floor))
         return self._accept(state, Judgement(True, line, canonical, shown, None, written, closed))
+
+
+def _release(s: _State, event: Event, out: str) -> tuple[str, str]:
+    """What to write now and what to hold, once ``event`` (written ``out``) is accepted: a
+    hand's set-up is held until its layout (see :attr:`Judgement.written`)."""
+    if isinstance(event, HandStart):
+        return "", out
+    if s.held:
+        return (s.held + out, "") if isinstance(event, Layout) else ("", s.held + out)
+    return out, ""
 
 
 def _where(d: Diagnostic) -> tuple[int, int, str]:
@@ -461,9 +492,11 @@ def _judge(path: str, s: _State, event: Event) -> _Judged:
         judged.append((record, verdict))
         if verdict.valid:
             carry.after(record.options, verdict.players, verdict.stacks_end, verdict.pot_left)
+    held_back: list[Diagnostic] = []
     if judged:
+        held_back = [d for d in found if _held_back(d, judged[-1][0])]
         found = [d for d in found if not _held_back(d, judged[-1][0])]
-    return _Judged(judged, frozenset(found))
+    return _Judged(judged, frozenset(found), tuple(sorted(held_back, key=_where)))
 
 
 def _window(s: _State, event: Event) -> Iterator[Event]:
