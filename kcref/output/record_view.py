@@ -161,27 +161,33 @@ def full_table(log: LiveLog, style: ViewStyle = DEFAULT_VIEW) -> str:
 
 def completions(log: LiveLog, before: str) -> tuple[int, list[str]]:
     """What Tab offers for the text ``before`` the cursor: how many characters at its end the
-    offers replace, and the offers (whole words: ``5H->E``, ``draw``, ``hand 3``...)."""
+    offers replace, and the offers (whole words: ``5H->E``, ``draw``, ``hand 3``, ``undo``...).
+
+    While a turn is expected, the legal actions come first (with those typed before on the line
+    played on a copy of the table), then the recorder's words."""
     stripped = before.lstrip()
+    offers = _turn_offers(log, before)
     if ":" not in stripped and ";" not in stripped:
-        words = _line_starts(log) + [w for w in COMMANDS if w.startswith(stripped.lower())]
-        found = [w for w in words if w.lower().startswith(stripped.lower())]
-        if found:
-            return len(stripped), found
-    t = log.table
-    if t is None or t.over or log.turn is None:
-        return 0, []
+        wanted = stripped.lower()
+        offers += [w for w in [*_line_starts(log), *COMMANDS] if w.lower().startswith(wanted)]
+        return len(stripped), offers
+    fragment = before.rpartition(";")[2].rpartition(":")[2].lstrip()
+    return len(fragment), offers
+
+
+def _turn_offers(log: LiveLog, before: str) -> list[str]:
+    """The legal next actions of the player to play that start as the last word of ``before``."""
+    t, player = log.table, log.turn
+    if t is None or player is None:
+        return []
     head, _, fragment = before.rpartition(";")
-    actions_text = head
-    if ":" in head.split(";")[0]:
-        actions_text = head.split(":", 1)[1]
-    elif ":" in fragment:
+    done = head.split(":", 1)[1] if ":" in head.split(";")[0] else head
+    if ":" in fragment:
         fragment = fragment.split(":", 1)[1]
-    fragment = fragment.lstrip()
-    earlier = _actions(log.turn, actions_text)
+    earlier = _actions(player, done)
     if earlier is None:
-        return 0, []
-    return len(fragment), _action_offers(t, earlier, fragment)
+        return []
+    return _action_offers(t, earlier, fragment.lstrip())
 
 
 def _line_starts(log: LiveLog) -> list[str]:
