@@ -94,7 +94,7 @@ class Record:
         """Take lines until the source ends or ``quit``; FOUND if a line was refused (not at a
         terminal, where a refused line is typed again)."""
         while True:
-            got = self.source.read(prompt_text(self.log))
+            got = self.source.read(prompt_text(self.log) if self.source.interactive else "")
             if got is None:
                 break
             text, number = got
