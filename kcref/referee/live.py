@@ -34,7 +34,7 @@ from __future__ import annotations
 import enum
 from array import array
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from functools import cached_property
 from typing import NamedTuple
 
@@ -165,7 +165,7 @@ class _State:
     """The first tag of each name, for reports."""
     record: HandRecord | None = None
     verdict: HandVerdict | None = None
-    visible: frozenset[Diagnostic] = field(default_factory=frozenset)
+    visible: tuple[Diagnostic, ...] = ()
     """The diagnostics of the hand being played, as they stand (never an error)."""
     held_back: tuple[Diagnostic, ...] = ()
     """Those that wait for the end of the hand being played."""
@@ -192,7 +192,8 @@ class _State:
 
 class _Judged(NamedTuple):
     judged: list[tuple[HandRecord, HandVerdict]]
-    visible: frozenset[Diagnostic]
+    visible: tuple[Diagnostic, ...]
+    """In the order ``kcref check`` gives them (by line and column, else as found)."""
     held_back: tuple[Diagnostic, ...]
 
 
@@ -384,13 +385,14 @@ class LiveLog:
         s = self._state
         line = moved.lines
         judged = _judge(self.path, s, event)
-        errors = sorted((d for d in judged.visible if d.is_error), key=_where)
+        errors = [d for d in judged.visible if d.is_error]
         sources = dict(s.sources)
         if errors:
             shown = tuple(self._shifted(d, shift, text) if d.line == line else _with_source(d, sources)
                           for d in errors)
             return Judgement(False, line, canonical, shown)
-        new = sorted(judged.visible - s.visible, key=_where)
+        seen = set(s.visible)
+        new = [d for d in judged.visible if d not in seen]
         shown = tuple(self._shifted(d, shift, text) if d.line == line else _with_source(d, sources) for d in new)
         if isinstance(event, HandStart):
             return self._new_hand(event, moved, judged, text, canonical, written, shown)
@@ -412,7 +414,7 @@ class LiveLog:
         record, verdict = judged.judged[-1]
         floor = line
         state = replace(moved, hand=(event,), sources=((line, text),), record=record, verdict=verdict,
-                        visible=frozenset(d for d in judged.visible if d.line >= floor), held_back=judged.held_back)
+                        visible=tuple(d for d in judged.visible if d.line >= floor), held_back=judged.held_back)
         closed = None
         if s.hand:
             old_record, closed = judged.judged[0]
@@ -441,8 +443,8 @@ def _release(s: _State, event: Event, out: str) -> tuple[str, str]:
     return out, ""
 
 
-def _where(d: Diagnostic) -> tuple[int, int, str]:
-    return d.line, d.column, d.code
+def _where(d: Diagnostic) -> tuple[int, int]:
+    return d.line, d.column
 
 
 def _with_source(d: Diagnostic, sources: dict[int, str]) -> Diagnostic:
@@ -492,11 +494,12 @@ def _judge(path: str, s: _State, event: Event) -> _Judged:
         judged.append((record, verdict))
         if verdict.valid:
             carry.after(record.options, verdict.players, verdict.stacks_end, verdict.pot_left)
+    found.sort(key=_where)  # stable, as kcref check sorts a hand's diagnostics
     held_back: list[Diagnostic] = []
     if judged:
         held_back = [d for d in found if _held_back(d, judged[-1][0])]
         found = [d for d in found if not _held_back(d, judged[-1][0])]
-    return _Judged(judged, frozenset(found), tuple(sorted(held_back, key=_where)))
+    return _Judged(judged, tuple(found), tuple(held_back))
 
 
 def _window(s: _State, event: Event) -> Iterator[Event]:
