@@ -36,6 +36,8 @@ class LogFile:
             raise
         self.created = not existed
         """The file did not exist before: it was made for this recording."""
+        if self.created:
+            _sync_folder(path)
 
     def __enter__(self) -> LogFile:
         return self
@@ -81,3 +83,17 @@ class LogFile:
             pass
         os.close(self._fd)
         self._fd = -1
+
+
+def _sync_folder(path: str) -> None:
+    """Put the new file's name on disk too (its folder's entry), where the system allows it."""
+    try:
+        folder = os.open(os.path.dirname(os.path.abspath(path)), os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(folder)
+    except OSError:
+        pass
+    finally:
+        os.close(folder)

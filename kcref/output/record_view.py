@@ -202,9 +202,9 @@ def _line_starts(log: LiveLog) -> list[str]:
     if expect in (Expect.DEAL, Expect.LAYOUT) and record is not None:
         dealt = {e.player for e in record.events if isinstance(e, Deal)}
         return [f"deal {p}: " for p in players if p not in dealt] + ["layout "]
-    t = log.table
-    if expect is Expect.REVEAL and t is not None:
-        return [f"reveal {t.names[s]}: " for s, h in enumerate(t.holdings) if h.unknown] + [f"hand {log.next_number}"]
+    verdict = log.verdict
+    if expect is Expect.REVEAL and verdict is not None:
+        return [f"reveal {verdict.players[s]}: " for s in verdict.unvalued] + [f"hand {log.next_number}"]
     return []
 
 

@@ -85,7 +85,7 @@ class Expect(enum.Enum):
     LAYOUT = "layout"
     TURN = "turn"
     REVEAL = "reveal"
-    """The hand is over and some player's cards left are unknown."""
+    """The hand is over, and some player's cards left are unknown where they count (points, chips)."""
 
 
 class Judgement(NamedTuple):
@@ -303,7 +303,8 @@ class LiveLog:
             return Expect.DEAL if dealt < len(record.players) else Expect.LAYOUT
         if not t.over:
             return Expect.TURN
-        return Expect.REVEAL if any(h.unknown for h in t.holdings) else Expect.HAND
+        verdict = self.verdict
+        return Expect.REVEAL if verdict is not None and verdict.unvalued else Expect.HAND
 
     @property
     def next_number(self) -> int:
