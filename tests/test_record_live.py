@@ -177,3 +177,13 @@ def test_feed_takes_one_line() -> None:
 def test_the_live_api_is_public() -> None:
     assert kcref.LiveLog is LiveLog
     assert kcref.Judgement.__name__ == "Judgement"
+
+
+def test_assertion_lines_are_judged_as_check_judges_them() -> None:
+    lines = (ROOT / "samples" / "commercial-night.log").read_text(encoding="utf-8").splitlines()
+    log = _log(lines[:20])  # hand 1 up to Eli going out
+    refused = log.feed("pot 15")
+    assert not refused.accepted and refused.diagnostics[0].code == "KC601"
+    assert log.feed("pot 16").accepted
+    assert log.feed("chips Dora 17, Eli 35, Fran 15, Gus 13").accepted
+    assert not log.feed("Dora: draw").accepted  # the hand is over

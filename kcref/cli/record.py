@@ -35,11 +35,11 @@ def command(ctx: click.Context, file: str, players: str | None, rules: str | Non
 
     FILE is the log: a new one is started (with the tags given), an existing one resumed where it
     stands. At a terminal, the prompt shows whose turn it is and Tab completes the legal actions;
-    'help' lists the commands (show, undo, help, quit). Without a terminal, the lines are read from
-    standard input, judged the same way, and each refused line is reported at its input line.
-    Every accepted line is on disk before the next is read. Exit status: 0 every line written,
-    1 a line refused, 2 bad usage, a log locked by another kcref record, or a log that cannot be
-    resumed (errors, or not in canonical form).
+    'help' lists the commands (show, undo, help, quit). Otherwise (standard input or output not a
+    terminal) the lines are read from standard input, judged the same way, and each refused line
+    is reported at its input line. Every accepted line is on disk before the next is read. Exit
+    status: 0 every line written, 1 a line refused (not at a terminal), 2 bad usage, a log locked
+    by another kcref record, or a log that cannot be resumed (errors, or not in canonical form).
 
     \b
     Examples:
@@ -53,7 +53,7 @@ def command(ctx: click.Context, file: str, players: str | None, rules: str | Non
 
     given = (("Players", players), ("Rules", rules))
     tags = [(name, value) for name, value in given if value is not None] + [_tag_option(o) for o in options]
-    interactive = sys.stdin.isatty()
+    interactive = sys.stdin.isatty() and sys.stdout.isatty()
     style = view_style(plain=plain, full=False, terminal=interactive and sys.stdout.isatty(), environ=os.environ)
     source_for: Callable[[LiveLog], LineSource]
     if interactive:

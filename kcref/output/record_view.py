@@ -133,17 +133,12 @@ def standings(log: LiveLog) -> str:
 
 
 def after_line(log: LiveLog, judged: Judgement, style: ViewStyle = DEFAULT_VIEW) -> str:
-    """What follows an accepted line: what it brought (penalties, warnings), then the settlement
-    and standings when it ended a hand (or a ``hand`` line closed one), else the compact view
-    once the table is laid out."""
+    """What follows an accepted line: what it brought (penalties, warnings; a ``hand`` line
+    brings the warning that the hand it closes is unfinished), then the settlement and standings
+    when it ended a hand (or revealed cards of one), else the compact view once the table is laid out."""
     parts = [diagnostic_lines(judged.diagnostics, show_source=False)]
-    ended = judged.verdict or judged.closed
-    if judged.closed is not None and not judged.closed.finished:
-        parts.append("The hand before stopped unfinished.\n")
-    elif ended is not None:
-        parts.append(settlement(ended))
-    if ended is not None or judged.closed is not None:
-        parts.append(standings(log))
+    if judged.verdict is not None:
+        parts += [settlement(judged.verdict), standings(log)]
     elif log.table is not None and judged.text and not judged.text.startswith("#"):
         parts.append(compact_view(log, style))
     return "".join(parts)
