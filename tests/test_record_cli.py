@@ -207,3 +207,16 @@ def test_check_does_not_import_prompt_toolkit_and_batch_record_neither(tmp_path:
     loaded = set(done.stderr.decode().split())
     assert "kcref.output.record_session" in loaded
     assert not any(m.startswith("prompt_toolkit") for m in loaded)
+
+
+def test_a_log_that_cannot_be_written_is_a_usage_error(tmp_path: Path) -> None:
+    assert kcref_run("record", "-", stdin=b"").returncode == 2
+    folder = tmp_path / "folder"
+    folder.mkdir()
+    assert kcref_run("record", str(folder), stdin=b"").returncode == 2
+    locked = tmp_path / "read-only.log"
+    locked.write_text('[Players "Ann, Bob"]\n', encoding="utf-8")
+    locked.chmod(0o444)
+    done = kcref_run("record", str(locked), stdin=b"hand 1\n")
+    if os.geteuid() != 0:  # root writes anyway
+        assert done.returncode == 2 and b"cannot open" in done.stderr

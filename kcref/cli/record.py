@@ -51,6 +51,8 @@ def command(ctx: click.Context, file: str, players: str | None, rules: str | Non
     from ..output.record_session import LineSource, StreamSource, record
     from ..output.show_report import view_style
 
+    if file == "-":
+        raise click.UsageError("record writes a log file: give its path (standard input holds the lines to record)")
     given = (("Players", players), ("Rules", rules))
     tags = [(name, value) for name, value in given if value is not None] + [_tag_option(o) for o in options]
     interactive = sys.stdin.isatty() and sys.stdout.isatty()
