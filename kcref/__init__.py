@@ -12,6 +12,8 @@ The public API, for bot authors and tools (``dir(kcref)`` lists it):
   :func:`settle` (anything the rules forbid raises :class:`IllegalAction`);
 - writing: :func:`event_text`, :func:`write_text` write events back as canonical log text;
 - refereeing: :func:`referee_hands` replays hands into :class:`HandVerdict` values;
+- live judging: a :class:`LiveLog` judges a log as it is written, one line at a time
+  (:meth:`LiveLog.feed` gives a :class:`Judgement`; :meth:`LiveLog.undo`), as ``kcref record`` does;
 - scoring systems: :data:`SYSTEMS`, one :class:`ScoringSystem` record each;
 - bots: :data:`BOTS`, :func:`play_hand`, :func:`play_log` (what ``kcref play`` runs).
 
@@ -34,6 +36,8 @@ _MODULES: dict[str, tuple[str, ...]] = {
     "referee.pipeline": ("check_text", "check_file", "FileReport", "check_paths", "check_row", "report_row"),
     "referee.replay": ("referee_hand", "referee_hands"),
     "referee.verdict": ("HandVerdict", "Penalty"),
+    # judging a log as it is written, line by line (what ``kcref record`` runs)
+    "referee.live": ("LiveLog", "Judgement", "Expect", "LogHasErrors"),
     "model.diagnostics": ("Diagnostic",),
     "model.codes": ("Severity",),
     # the engine: a table, and the moves on it
@@ -126,6 +130,10 @@ if TYPE_CHECKING:  # what type checkers see; at run time ``__getattr__`` imports
     from .notation.writer import event_text as event_text
     from .notation.writer import write_lines as write_lines
     from .notation.writer import write_text as write_text
+    from .referee.live import Expect as Expect
+    from .referee.live import Judgement as Judgement
+    from .referee.live import LiveLog as LiveLog
+    from .referee.live import LogHasErrors as LogHasErrors
     from .referee.pipeline import FileReport as FileReport
     from .referee.pipeline import check_file as check_file
     from .referee.pipeline import check_paths as check_paths

@@ -1,0 +1,246 @@
+"""``kcref record`` as one function: open and lock the log, resume it, then one loop that takes
+lines from a line source (a prompt at a terminal, or standard input), judges each with a
+:class:`~kcref.referee.live.LiveLog`, writes the accepted ones (each on disk before the next
+line is read) and says what happened.
+
+The loop is the same whatever the source: the recorder's words (``show``, ``undo``, ``help``,
+``quit``) work in both, and a source that is not interactive only makes the output terse (no
+view after each line; each refused line as a diagnostic at its line of the input).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import BinaryIO, Protocol, TextIO
+
+from ..files.logfile import Locked, LogFile
+from ..model.diagnostics import diagnostic
+from ..model.status import ExitStatus
+from ..model.words import plural
+from ..notation.reader import split_lines
+from ..referee.live import Judgement, LiveLog, LogHasErrors
+from .cells import terminal
+from .record_view import (
+    COMMANDS,
+    HELP,
+    after_line,
+    compact_view,
+    diagnostic_lines,
+    full_table,
+    prompt_text,
+    tag_line,
+)
+from .table_view import DEFAULT_VIEW, ViewStyle
+
+SHOWN_ERRORS = 20
+"""At most this many errors of a log that cannot be resumed are printed."""
+
+
+class LineSource(Protocol):
+    """Where the lines come from."""
+
+    interactive: bool
+    """A person types them, and reads what follows each."""
+
+    def read(self, prompt: str) -> tuple[str, int] | None:
+        """The next line (without its line end) and its number in the input; ``None`` at the end."""
+
+
+class StreamSource:
+    """The lines of a byte stream (standard input), numbered from 1. A line that is not UTF-8
+    comes back empty, its number in :attr:`undecodable` (the recording refuses it)."""
+
+    interactive = False
+
+    def __init__(self, stream: BinaryIO) -> None:
+        self.stream = stream
+        self.number = 0
+        self.undecodable: set[int] = set()
+        """The numbers of the lines that were not UTF-8."""
+
+    def read(self, prompt: str) -> tuple[str, int] | None:
+        raw = self.stream.readline()
+        if not raw:
+            return None
+        self.number += 1
+        if self.number == 1:
+            raw = raw.removeprefix(b"\xef\xbb\xbf")
+        try:
+            return raw.decode("utf-8").rstrip("\r\n"), self.number
+        except UnicodeDecodeError:
+            self.undecodable.add(self.number)
+            return "", self.number
+
+
+class Record:
+    """One recording: the log, its file, the source of lines and where to print."""
+
+    def __init__(self, log: LiveLog, file: LogFile, source: LineSource, out: TextIO, err: TextIO,
+                 style: ViewStyle = DEFAULT_VIEW, input_name: str = "<stdin>") -> None:
+        self.log = log
+        self.file = file
+        self.source = source
+        self.out = out
+        self.err = err
+        self.style = style
+        self.input_name = input_name
+        self.refused = 0
+        self.words: dict[str, Callable[[], bool]] = {
+            "show": self.show, "undo": self.undo, "help": self.help, "quit": self.quit,
+        }
+        assert set(self.words) == set(COMMANDS)
+
+    def run(self) -> ExitStatus:
+        """Take lines until the source ends or ``quit``; FOUND if a line was refused (not at a
+        terminal, where a refused line is typed again)."""
+        while True:
+            got = self.source.read(prompt_text(self.log) if self.source.interactive else "")
+            if got is None:
+                break
+            text, number = got
+            word = self.words.get(text.strip().lower())
+            if word is not None:
+                if not word():
+                    break
+                continue
+            for piece in split_lines(text) or [""]:
+                self.line(piece, number)
+        self.end()
+        return ExitStatus.FOUND if self.refused and not self.source.interactive else ExitStatus.OK
+
+    def end(self) -> None:
+        """Say what the log holds; a hand's set-up still waiting for its layout is not written (it
+        would be an error), and is an error of the input when the lines come from one."""
+        log = self.log
+        waiting = lines_of(log.unwritten)
+        if waiting and self.source.interactive:
+            self.out.write(f"Not written: the last {plural(waiting, 'line')}, a hand with no layout yet.\n")
+        elif waiting:
+            self.refused += 1
+            self.err.write(diagnostic_lines([d for d in log.held_back if d.is_error], show_source=False))
+            self.err.write(f"kcref record: not written, as the hand has no layout: the last "
+                           f"{plural(waiting, 'line')} accepted\n")
+        if self.source.interactive:
+            self.out.write(f"{terminal(self.file.path)} holds {plural(log.lines - waiting, 'line')}.\n")
+
+    def line(self, text: str, number: int) -> None:
+        """Judge one line; write it, or say why not."""
+        if isinstance(self.source, StreamSource) and number in self.source.undecodable:
+            self.refused += 1
+            d = diagnostic(self.input_name, number, 1, "KC002", "the line is not UTF-8 text")
+            self.err.write(diagnostic_lines([d]))
+            return
+        if self.source.interactive and not text.strip():
+            return
+        judged = self.log.feed(text)
+        if judged.accepted:
+            self.write(judged)
+            if self.source.interactive:
+                self.out.write(after_line(self.log, judged, self.style))
+            return
+        self.refused += 1
+        if self.source.interactive:
+            self.out.write(diagnostic_lines(judged.diagnostics) + "Not written: fix the line and type it again.\n")
+        else:
+            self.err.write(diagnostic_lines(judged.at(self.input_name, number)))
+
+    def write(self, judged: Judgement) -> None:
+        if judged.written:
+            self.file.append(judged.written)
+
+    # --- the recorder's words: each says whether to go on ---------------------------------------
+
+    def show(self) -> bool:
+        self.out.write(full_table(self.log, self.style))
+        return True
+
+    def undo(self) -> bool:
+        judged = self.log.undo()
+        if judged is None:
+            self.out.write("Nothing to undo.\n")
+            return True
+        self.file.cut(judged.written)
+        if self.source.interactive:
+            what = f"line {judged.line}: {terminal(judged.text)}" if judged.text else "a blank line"
+            self.out.write(f"Took back {what}\n" + compact_view(self.log, self.style))
+        return True
+
+    def help(self) -> bool:
+        self.out.write(HELP)
+        return True
+
+    def quit(self) -> bool:
+        return False
+
+
+def lines_of(text: str) -> int:
+    """The lines of ``text`` (blank ones included)."""
+    return text.count("\n")
+
+
+def where_it_stands(log: LiveLog) -> str:
+    """A resumed log in a few words: its lines and hands, and what comes next."""
+    hands = len(log.finished) + (1 if log.record is not None else 0)
+    return (f"{plural(log.lines, 'line')}, {plural(hands, 'hand')}; next: {prompt_text(log)[:-2]}\n"
+            + compact_view(log))
+
+
+def record(path: str, tags: Iterable[tuple[str, str]], source_for: Callable[[LiveLog], LineSource],
+           out: TextIO, err: TextIO, style: ViewStyle = DEFAULT_VIEW) -> ExitStatus:
+    """``kcref record PATH``: lock and resume the log at ``path`` (or start it), add the ``tags``
+    not already in force, then record the lines of ``source_for(log)``.
+
+    USAGE (2) when the log is locked by another recording, cannot be read or written, cannot be
+    resumed (errors, not canonical), or a tag given is refused; FOUND (1) when a line was
+    refused; else OK.
+    """
+    try:
+        file = LogFile(path)
+    except Locked:
+        err.write(f"kcref record: {terminal(path)} is being recorded by another kcref record "
+                  f"(it holds the log's lock); finish that one first\n")
+        return ExitStatus.USAGE
+    except OSError as exc:
+        err.write(f"kcref record: cannot open {terminal(path)}: {terminal(exc.strerror or str(exc))}\n")
+        return ExitStatus.USAGE
+    with file:
+        log = _resumed(file, path, err)
+        resumed = log is not None and log.lines > 0
+        if log is None or not _add_tags(log, file, tags, err):
+            return ExitStatus.USAGE
+        source = source_for(log)
+        if source.interactive:
+            start = f"Resumed {terminal(path)}: " + where_it_stands(log) if resumed else \
+                f"Recording a new log: {terminal(path)} ('help' lists the commands)\n"
+            out.write(start)
+        return Record(log, file, source, out, err, style).run()
+
+
+def _resumed(file: LogFile, path: str, err: TextIO) -> LiveLog | None:
+    try:
+        text = file.read().decode("utf-8")
+    except UnicodeDecodeError:
+        err.write(f"kcref record: {terminal(path)} is not UTF-8 text ('kcref check' says where)\n")
+        return None
+    try:
+        return LiveLog.resume(text, path)
+    except LogHasErrors as exc:
+        err.write(diagnostic_lines(exc.diagnostics[:SHOWN_ERRORS]))
+        err.write(f"kcref record: cannot resume: {terminal(str(exc))}\n")
+        return None
+
+
+def _add_tags(log: LiveLog, file: LogFile, tags: Iterable[tuple[str, str]], err: TextIO) -> bool:
+    in_force = {t.name: t.value for t in log.tags}
+    for name, value in tags:
+        if in_force.get(name) == value:
+            continue
+        judged = log.feed(tag_line(name, value))
+        if not judged.accepted:
+            err.write(diagnostic_lines(judged.diagnostics, show_source=False))
+            err.write(f"kcref record: the tag {terminal(name)} is refused\n")
+            return False
+        if judged.written:
+            file.append(judged.written)
+    return True
+
