@@ -130,35 +130,41 @@ class Turn:
     comment: str = ""
     cols: tuple[int, ...] = field(default=(), compare=False)
     """Column of each action."""
-    draws: tuple[int, ...] = field(init=False, compare=False, repr=False)
-    """Where the written draws (``draw CARD``) stand among the actions: the set-up checks look
-    at these cards only. Worked out from the actions (the reader's :func:`read_turn` is given it)."""
+    drawn: tuple[Card, ...] = field(init=False, compare=False, repr=False)
+    """The cards of the written draws (``draw CARD``), in order: of a turn's cards, the set-up
+    checks look at these only, and a hand's turns are scanned for them without a Python step
+    per turn. Worked out from the actions (the reader's :func:`read_turn` is given it)."""
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "draws", written_draws(self.actions))
+        object.__setattr__(self, "drawn", written_draws(self.actions))
 
 
-def written_draws(actions: tuple[Action, ...]) -> tuple[int, ...]:
+def written_draws(actions: tuple[Action, ...]) -> tuple[Card, ...]:
+    """The cards of the ``draw CARD`` actions among ``actions``, in order."""
+    return tuple(a.card for a in actions if type(a) is Draw and a.card is not None)
+
+
+def written_draw_steps(actions: tuple[Action, ...]) -> tuple[int, ...]:
     """The positions of the ``draw CARD`` actions among ``actions``."""
     return tuple(i for i, a in enumerate(actions) if type(a) is Draw and a.card is not None)
 
 
-_SLOTS = tuple(getattr(Turn, name).__set__ for name in ("player", "actions", "span", "comment", "cols", "draws"))
+_SLOTS = tuple(getattr(Turn, name).__set__ for name in ("player", "actions", "span", "comment", "cols", "drawn"))
 
 
 def read_turn(player: str, actions: tuple[Action, ...], span: Span, comment: str, cols: tuple[int, ...],
-              draws: tuple[int, ...]) -> Turn:
+              drawn: tuple[Card, ...]) -> Turn:
     """``Turn(player, actions, span, comment, cols)`` at a third of the cost, for the reader's
     hot path (a frozen dataclass's ``__init__`` sets each field through ``object.__setattr__``):
-    ``draws`` must be :func:`written_draws` of ``actions``, as a test checks."""
+    ``drawn`` must be :func:`written_draws` of ``actions``, as a test checks."""
     turn = _new(Turn)
-    set_player, set_actions, set_span, set_comment, set_cols, set_draws = _SLOTS
+    set_player, set_actions, set_span, set_comment, set_cols, set_drawn = _SLOTS
     set_player(turn, player)
     set_actions(turn, actions)
     set_span(turn, span)
     set_comment(turn, comment)
     set_cols(turn, cols)
-    set_draws(turn, draws)
+    set_drawn(turn, drawn)
     return turn
 
 
