@@ -131,8 +131,8 @@ class Turn:
     """Column of each action."""
     drawn: tuple[Card, ...] = field(init=False, compare=False, repr=False)
     """The cards of the written draws (``draw CARD``), in order: of a turn's cards, the set-up
-    checks look at these only, and a hand's turns are scanned for them without a Python step
-    per turn. Worked out from the actions (the reader's :func:`read_turn` is given it)."""
+    checks look at these only, and take them all at once, not action by action. Worked out
+    from the actions (the reader's :func:`read_turn` is given it)."""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "drawn", written_draws(self.actions))
