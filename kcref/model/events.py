@@ -8,7 +8,6 @@ their spacing differs (this is what ``read(fmt(x)) == read(x)`` means).
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import NamedTuple, TypeVar
 
@@ -130,64 +129,111 @@ class Turn:
     comment: str = ""
     cols: tuple[int, ...] = field(default=(), compare=False)
     """Column of each action."""
-    draws: tuple[int, ...] = field(init=False, compare=False, repr=False)
-    """Where the written draws (``draw CARD``) stand among the actions: the set-up checks look
-    at these cards only. Worked out from the actions (the reader's :func:`read_turn` is given it)."""
+    drawn: tuple[Card, ...] = field(init=False, compare=False, repr=False)
+    """The cards of the written draws (``draw CARD``), in order: of a turn's cards, the set-up
+    checks look at these only, and take them all at once, not action by action. Worked out
+    from the actions (the reader's :func:`read_turn` is given it)."""
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "draws", written_draws(self.actions))
+        object.__setattr__(self, "drawn", written_draws(self.actions))
 
 
-def written_draws(actions: tuple[Action, ...]) -> tuple[int, ...]:
+def written_draws(actions: tuple[Action, ...]) -> tuple[Card, ...]:
+    """The cards of the ``draw CARD`` actions among ``actions``, in order."""
+    return tuple(a.card for a in actions if type(a) is Draw and a.card is not None)
+
+
+def written_draw_steps(actions: tuple[Action, ...]) -> tuple[int, ...]:
     """The positions of the ``draw CARD`` actions among ``actions``."""
     return tuple(i for i, a in enumerate(actions) if type(a) is Draw and a.card is not None)
 
 
-_SLOTS = tuple(getattr(Turn, name).__set__ for name in ("player", "actions", "span", "comment", "cols", "draws"))
-
-
-def read_turn(player: str, actions: tuple[Action, ...], span: Span, comment: str, cols: tuple[int, ...],
-              draws: tuple[int, ...]) -> Turn:
-    """``Turn(player, actions, span, comment, cols)`` at a third of the cost, for the reader's
-    hot path (a frozen dataclass's ``__init__`` sets each field through ``object.__setattr__``):
-    ``draws`` must be :func:`written_draws` of ``actions``, as a test checks."""
-    turn = _new(Turn)
-    set_player, set_actions, set_span, set_comment, set_cols, set_draws = _SLOTS
-    set_player(turn, player)
-    set_actions(turn, actions)
-    set_span(turn, span)
-    set_comment(turn, comment)
-    set_cols(turn, cols)
-    set_draws(turn, draws)
-    return turn
-
+# --- the reader's hot path ------------------------------------------------------------------------
+# A frozen dataclass sets each field through a descriptor call (``object.__setattr__`` in its
+# ``__init__``), a third of the cost of reading a turn line. The reader builds the events of
+# most lines instead as a "draft": an instance of a plain class with the same slots, filled by
+# ordinary attribute stores, then given the event's class (Python allows it between classes
+# whose instances have the same layout). Nothing else ever sees a draft.
 
 _new = object.__new__
 _E = TypeVar("_E")
 
 
-def _setters(cls: type, names: str) -> tuple[Callable[[object, object], None], ...]:
-    return tuple(getattr(cls, name).__set__ for name in names.split())
+class _TurnDraft:
+    """A :class:`Turn`'s slots, writable."""
+
+    __slots__ = Turn.__slots__
+    player: str
+    actions: tuple[Action, ...]
+    span: Span
+    comment: str
+    cols: tuple[int, ...]
+    drawn: tuple[Card, ...]
 
 
-def _filled(cls: type[_E], setters: tuple[Callable[[object, object], None], ...], values: tuple[object, ...]) -> _E:
-    """An instance of the frozen ``cls`` with its fields set from ``values``, in ``setters``' order."""
-    event = _new(cls)
-    for set_field, value in zip(setters, values):
-        set_field(event, value)
-    return event
+def _made(draft: object, cls: type[_E]) -> _E:
+    """The filled ``draft``, now an instance of ``cls`` (whose slots are the draft's)."""
+    draft.__class__ = cls
+    return draft  # type: ignore[return-value]
+
+
+def read_turn(player: str, actions: tuple[Action, ...], span: Span, comment: str, cols: tuple[int, ...],
+              drawn: tuple[Card, ...]) -> Turn:
+    """``Turn(player, actions, span, comment, cols)`` at a fifth of the cost, for the reader's
+    hot path: ``drawn`` must be :func:`written_draws` of ``actions``, as a test checks."""
+    turn = _new(_TurnDraft)
+    turn.player = player
+    turn.actions = actions
+    turn.span = span
+    turn.comment = comment
+    turn.cols = cols
+    turn.drawn = drawn
+    return _made(turn, Turn)
+
+
+class _DealDraft:
+    """A :class:`Deal`'s slots, writable."""
+
+    __slots__ = Deal.__slots__
+    player: str
+    cards: tuple[Card, ...]
+    span: Span
+    comment: str
+    cols: tuple[int, ...]
+    player_col: int
 
 
 def read_deal(player: str, cards: tuple[Card, ...], span: Span, comment: str, cols: tuple[int, ...],
               player_col: int) -> Deal:
-    """``Deal(...)`` for the reader's hot path, as :func:`read_turn` (one a deal line: the loop
-    costs nothing that shows)."""
-    return _filled(Deal, _DEAL_SLOTS, (player, cards, span, comment, cols, player_col))
+    """``Deal(...)`` for the reader's hot path, as :func:`read_turn`."""
+    deal = _new(_DealDraft)
+    deal.player = player
+    deal.cards = cards
+    deal.span = span
+    deal.comment = comment
+    deal.cols = cols
+    deal.player_col = player_col
+    return _made(deal, Deal)
+
+
+class _LayoutDraft:
+    """A :class:`Layout`'s slots, writable."""
+
+    __slots__ = Layout.__slots__
+    piles: tuple[tuple[Pile, Card], ...]
+    span: Span
+    comment: str
+    cols: tuple[int, ...]
 
 
 def read_layout(piles: tuple[tuple[Pile, Card], ...], span: Span, comment: str, cols: tuple[int, ...]) -> Layout:
     """``Layout(...)`` for the reader's hot path, as :func:`read_turn`."""
-    return _filled(Layout, _LAYOUT_SLOTS, (piles, span, comment, cols))
+    layout = _new(_LayoutDraft)
+    layout.piles = piles
+    layout.span = span
+    layout.comment = comment
+    layout.cols = cols
+    return _made(layout, Layout)
 
 
 @dataclass(frozen=True, slots=True)
@@ -263,6 +309,3 @@ class Blank:
 
 Event = Tag | HandStart | Deal | Layout | Turn | Blocked | Reveal | Assertion | Comment | Blank
 TRIVIA = (Comment, Blank)
-
-_DEAL_SLOTS = _setters(Deal, "player cards span comment cols player_col")
-_LAYOUT_SLOTS = _setters(Layout, "piles span comment cols")

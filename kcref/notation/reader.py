@@ -115,8 +115,8 @@ class _Piece(NamedTuple):
     action: Action
     blanks: int
     """The blanks before the action."""
-    drawn: bool
-    """The action is a written draw (``draw CARD``)."""
+    drawn: Card | None
+    """The card of a written draw (``draw CARD``)."""
 
 
 _piece_cache: dict[str, _Piece] = {}
@@ -128,7 +128,7 @@ def _fast_piece(piece: str) -> _Piece | None:
     action = _fast_action(text) if text else None
     if action is None:
         return None
-    hit = _Piece(action, len(piece) - len(piece.lstrip(" \t")), type(action) is Draw and action.card is not None)
+    hit = _Piece(action, len(piece) - len(piece.lstrip(" \t")), action.card if type(action) is Draw else None)
     if len(_piece_cache) < 100_000:
         _piece_cache[piece] = hit
         if hit.blanks == 1:
@@ -136,9 +136,9 @@ def _fast_piece(piece: str) -> _Piece | None:
     return hit
 
 
-_spaced_pieces: dict[str, tuple[Action, int, bool]] = {}
+_spaced_pieces: dict[str, tuple[Action, int, Card | None]] = {}
 """The pieces read so far that have one blank before their action, as most logs write them
-(``Ann: KH->NE; draw 4C``), each with its width (its ';' included) and whether it is a written
+(``Ann: KH->NE; draw 4C``), each with its width (its ';' included) and the card of a written
 draw: a turn line made of these is read in one short loop."""
 
 
@@ -160,20 +160,20 @@ def fast_turn(line: str, path: str, lineno: int) -> Turn | None:
         pieces.pop()  # one trailing ';' is allowed
     actions: list[Action] = []
     cols: list[int] = []
-    draws: tuple[int, ...] = ()
+    drawn: tuple[Card, ...] = ()
     offset = len(head) + 2  # 1-based column of the first character after ':'
     get = _piece_cache.get
     for piece in pieces:
         hit = get(piece) or _fast_piece(piece)
         if hit is None:
             return None
-        action, blanks, drawn = hit
-        if drawn:
-            draws += (len(actions),)
+        action, blanks, card = hit
+        if card is not None:
+            drawn += (card,)
         actions.append(action)
         cols.append(offset + blanks)
         offset += len(piece) + 1
-    return read_turn(player, tuple(actions), Span(path, lineno, 1), comment, tuple(cols), draws)
+    return read_turn(player, tuple(actions), Span(path, lineno, 1), comment, tuple(cols), drawn)
 
 
 def _ci(word: str) -> str:
@@ -331,19 +331,19 @@ def _spaced_turn(player: str, head: int, rest: str, line: str, path: str, lineno
         comment = ""
     actions: list[Action] = []
     cols: list[int] = []
-    draws: tuple[int, ...] = ()
+    drawn: tuple[Card, ...] = ()
     at = head + 3  # the column of the first action, after ': '
     try:
         for piece in rest.split(";"):
-            action, width, drawn = _spaced_piece(piece)
-            if drawn:
-                draws += (len(actions),)
+            action, width, card = _spaced_piece(piece)
+            if card is not None:
+                drawn += (card,)
             actions.append(action)
             cols.append(at)
             at += width
     except KeyError:
         return fast_turn(line, path, lineno)
-    return read_turn(player, tuple(actions), _span(Span, (path, lineno, 1)), comment, tuple(cols), draws)
+    return read_turn(player, tuple(actions), _span(Span, (path, lineno, 1)), comment, tuple(cols), drawn)
 
 
 def _spaced_deal(head: str, rest: str, line: str, path: str, lineno: int) -> Event | None:

@@ -15,7 +15,8 @@ import io
 import os
 import re
 import stat
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
+from itertools import chain
 from typing import BinaryIO
 
 from ..files.discover import cannot_read
@@ -121,6 +122,12 @@ def text_lines(stream: BinaryIO, path: str) -> Iterator[Line]:
     A too long line comes as a KC005 diagnostic in its place; anything that stops the reading
     comes as a last diagnostic (KC002, KC003, KC006).
     """
+    return chain.from_iterable(text_chunks(stream, path))
+
+
+def text_chunks(stream: BinaryIO, path: str) -> Iterator[Sequence[Line]]:
+    """:func:`text_lines` a chunk of the stream at a time (a bounded list of lines): flattened
+    by ``itertools.chain``, they reach the reader without a generator step per line."""
     lines = _Lines(path)
     try:
         expected = _left_to_read(stream)
@@ -134,7 +141,7 @@ def text_lines(stream: BinaryIO, path: str) -> Iterator[Line]:
         decode = io.IncrementalNewlineDecoder(codecs.getincrementaldecoder("utf-8")("surrogateescape"),
                                               translate=True).decode
         count = len(head)
-        yield from lines.feed(decode(head))
+        yield lines.feed(decode(head))
         while not lines.stopped:
             try:
                 data = read_some(_CHUNK)
@@ -143,12 +150,12 @@ def text_lines(stream: BinaryIO, path: str) -> Iterator[Line]:
                                       f"reading stopped here: {exc.strerror or exc}; the rest of the file is "
                                       f"not checked")) from None
             if not data:
-                yield from lines.feed(decode(b"", final=True))
+                yield lines.feed(decode(b"", final=True))
                 if not lines.stopped:
-                    yield from lines.end()
+                    yield lines.end()
                 break
             count += len(data)
-            yield from lines.feed(decode(data))
+            yield lines.feed(decode(data))
         if lines.stopped:
             return
         if expected is not None and count < expected:
@@ -157,7 +164,12 @@ def text_lines(stream: BinaryIO, path: str) -> Iterator[Line]:
                                   f"the file changed while it was read: {expected} bytes were expected, "
                                   f"{count} were read; the rest is not checked"))
     except Stop as stop:
-        yield stop.diagnostic
+        yield [stop.diagnostic]
+
+
+def _plain(text: str) -> bool:
+    """``text`` is ASCII without a NUL (bytes that are not UTF-8 decode to non-ASCII)."""
+    return text.isascii() and "\0" not in text
 
 
 class _Lines:
@@ -187,7 +199,7 @@ class _Lines:
         else:
             out.append(line)
 
-    def feed(self, chunk: str) -> list[Line]:
+    def feed(self, chunk: str) -> Sequence[Line]:
         """The lines that ``chunk`` completes (a chunk is bounded, and so is this list)."""
         out: list[Line] = []
         if self.long is not None:
@@ -206,6 +218,13 @@ class _Lines:
         if self.carry:
             parts[0] = self.carry + parts[0]
         last = parts.pop()
+        if (not out and _plain(chunk) and _plain(self.carry) and len(last) <= LINE_LIMIT
+                and max(map(len, parts), default=0) <= LINE_LIMIT):
+            # Nearly every chunk: no line in it is too long, holds a NUL or a byte that is not
+            # UTF-8, so its lines are handed out as they are, without a step per line.
+            self.lineno += len(parts)
+            self.carry = last
+            return parts
         append = out.append
         for line in parts:
             self.lineno += 1

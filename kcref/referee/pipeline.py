@@ -70,16 +70,24 @@ class FileReport:
         return len(self.hand_lines)
 
 
+Keep = Callable[[Diagnostic], bool]
+"""Which diagnostics a report keeps (all are counted); a module-level function or a
+``functools.partial`` of one, so that it can go to worker processes. It is asked before the
+diagnostic is given its source line: one it does not keep costs no more than its count."""
+
+
 def check_items(items: Iterable[object], path: str, *, keep_hands: bool = True, emit: Emit | None = None,
-                sources: SourceLines | None = None, on_hand: OnHand | None = None) -> FileReport:
+                sources: SourceLines | None = None, on_hand: OnHand | None = None,
+                keep: Keep | None = None) -> FileReport:
     """Check a stream of events and syntax diagnostics read from ``path``: set-up, then replay.
 
-    Diagnostics go to ``emit`` as each hand is judged (else into ``report.diagnostics``); the
-    verdicts are kept in ``report.hands`` only with ``keep_hands``. ``sources`` is where the
-    reader keeps the text of the lines, for the diagnostics' caret display: each hand's lines
-    are released once its diagnostics are out.
+    Diagnostics go to ``emit`` as each hand is judged (else into ``report.diagnostics``), only
+    those ``keep`` accepts when it is given, though all are counted; the verdicts are kept in
+    ``report.hands`` only with ``keep_hands``. ``sources`` is where the reader keeps the text of
+    the lines, for the diagnostics' caret display: each hand's lines are released once its
+    diagnostics are out.
     """
-    check = _Check(path, keep_hands, emit, sources, on_hand)
+    check = _Check(path, keep_hands, emit, sources, on_hand, keep)
     for verdict in referee_hands(check.records(items)):
         check.hand(verdict)
     check.flush()
@@ -91,8 +99,9 @@ class _Check:
     verdict to come), and the diagnostics not yet handed on."""
 
     def __init__(self, path: str, keep_hands: bool, emit: Emit | None, sources: SourceLines | None,
-                 on_hand: OnHand | None) -> None:
+                 on_hand: OnHand | None, keep: Keep | None = None) -> None:
         self.path = path
+        self.keep = keep
         self.keep_hands = keep_hands
         self.emit = emit
         self.sources = sources
@@ -144,16 +153,13 @@ class _Check:
 
     def _send(self, diagnostics: Iterable[Diagnostic]) -> None:
         """Count ``diagnostics`` (in line order) and hand them on, with their source lines."""
-        report, sources, emit = self.report, self.sources, self.emit
+        report, sources, emit, keep = self.report, self.sources, self.emit, self.keep
         out = report.diagnostics.append if emit is None else emit
         new = tuple.__new__
         # Counted in locals: Severity hashes in Python, and a log may hold a penalty on every turn.
         errors = warnings = infos = penalties = 0
         for d in diagnostics:
             path, line, column, severity, code, message, source = d
-            if sources is not None and not source and line > 0:
-                # Built directly: much cheaper than d._replace(source=...) or Diagnostic(...).
-                d = new(Diagnostic, (path, line, column, severity, code, message, sources.get(line)))
             if severity is ERROR:
                 errors += 1
             elif severity is WARNING:
@@ -164,6 +170,11 @@ class _Check:
                 penalties += 1
             elif code in UNREADABLE:
                 report.unreadable = True
+            if keep is not None and not keep(d):
+                continue
+            if sources is not None and not source and line > 0:
+                # Built directly: much cheaper than d._replace(source=...) or Diagnostic(...).
+                d = new(Diagnostic, (path, line, column, severity, code, message, sources.get(line)))
             out(d)
         counts = report.counts
         for severity, n in ((ERROR, errors), (WARNING, warnings), (INFO, infos)):
@@ -180,40 +191,31 @@ def _keep_tag(tags: list[Tag], tag: Tag) -> None:
 
 
 def check_text(text: str, path: str = "<string>", *, keep_hands: bool = True, emit: Emit | None = None,
-               on_hand: OnHand | None = None) -> FileReport:
+               on_hand: OnHand | None = None, keep: Keep | None = None) -> FileReport:
     """Check a log held in a string."""
     sources = SourceLines()
     return check_items(read_text(text, path, keep=sources), path, keep_hands=keep_hands, emit=emit,
-                       sources=sources, on_hand=on_hand)
+                       sources=sources, on_hand=on_hand, keep=keep)
 
 
 def check_file(path: str, stdin: BinaryIO | None = None, *, keep_hands: bool = True,
-               emit: Emit | None = None, on_hand: OnHand | None = None) -> FileReport:
+               emit: Emit | None = None, on_hand: OnHand | None = None, keep: Keep | None = None) -> FileReport:
     """Check the log at ``path`` (``-`` reads ``stdin``, by default the process's standard input).
 
     With ``emit`` and without ``keep_hands`` memory stays flat however large the file: the file
-    (or standard input) is read once, as a stream, and never opened twice.
+    (or standard input) is read once, as a stream, and never opened twice. With ``keep``, only
+    the diagnostics it accepts are handed on (see :func:`check_items`).
     """
     sources = SourceLines()
     if path == "-":
         return check_items(read_stream(stdin or sys.stdin.buffer, "<stdin>", keep=sources), "<stdin>",
-                           keep_hands=keep_hands, emit=emit, sources=sources, on_hand=on_hand)
+                           keep_hands=keep_hands, emit=emit, sources=sources, on_hand=on_hand, keep=keep)
     return check_items(read_file(path, keep=sources), path, keep_hands=keep_hands, emit=emit, sources=sources,
-                       on_hand=on_hand)
-
-
-Keep = Callable[[Diagnostic], bool]
-"""Which diagnostics a report keeps (all are counted); a module-level function or a
-``functools.partial`` of one, so that it can go to worker processes."""
+                       on_hand=on_hand, keep=keep)
 
 
 def _check_one(path: str, keep_hands: bool, keep: Keep | None) -> FileReport:
-    if keep is None:
-        return check_file(path, keep_hands=keep_hands)
-    kept: list[Diagnostic] = []
-    report = check_file(path, keep_hands=keep_hands, emit=lambda d: kept.append(d) if keep(d) else None)
-    report.diagnostics = kept
-    return report
+    return check_file(path, keep_hands=keep_hands, keep=keep)
 
 
 CHUNK_FILES = 16
@@ -302,6 +304,11 @@ def _ignore(diagnostic: Diagnostic) -> None:
     """Counted, not kept."""
 
 
+def _none(diagnostic: Diagnostic) -> bool:
+    """Keep no diagnostic (each is still counted)."""
+    return False
+
+
 def check_row(path: str) -> Row:
     """Check the log at ``path`` and give its verdict as :func:`report_row` does, in flat memory
     (neither the verdicts nor the diagnostics are kept, only the counts and the rows).
@@ -310,6 +317,6 @@ def check_row(path: str) -> Row:
     (``dask.bag.from_sequence(paths).map(check_row)``); see docs/scale.md.
     """
     hands: list[Row] = []
-    report = check_file(path, keep_hands=False, emit=_ignore,
+    report = check_file(path, keep_hands=False, emit=_ignore, keep=_none,
                         on_hand=lambda verdict, line: hands.append(hand_row(verdict, line)))
     return _file_row(report, hands)

@@ -7,7 +7,7 @@ from typing import Any
 
 from ..model.cards import FOUNDATIONS, HAND_SIZE, Card
 from ..model.diagnostics import Diagnostic, diagnostic
-from ..model.events import Assertion, Blocked, Deal, Layout, Reveal, Span, Tag, Turn
+from ..model.events import Assertion, Blocked, Deal, Layout, Reveal, Span, Tag, Turn, written_draw_steps
 from ..notation.reader import Item
 from .grouping import Cut, HandRecord, iter_hands, resolve_player, unknown_player
 
@@ -76,15 +76,11 @@ def _plain(record: HandRecord) -> bool:
     if len(kinds) != len(piles) or not _FOUNDATION_SET.issubset(kinds):
         return False
     cards += [card for _, card in piles]
-    drawn = cards.append
     for event in events[n + 1:]:
         if type(event) is Turn:
             if event.player not in names:
                 return False
-            if event.draws:
-                actions = event.actions
-                for at in event.draws:
-                    drawn(actions[at].card)  # type: ignore[union-attr,arg-type]
+            cards += event.drawn
         elif type(event) not in _AFTER_LAYOUT:
             return False
     return len(set(cards)) == len(cards)
@@ -189,7 +185,7 @@ class _SetUp:
 
     def turn(self, event: Turn) -> None:
         self.turned = True
-        for at in event.draws:
+        for at in written_draw_steps(event.actions):
             card: Card = event.actions[at].card  # type: ignore[union-attr,assignment]
             self.see(card, "drawn", event.span.line, event.cols[at], self.seat)
 
