@@ -37,12 +37,15 @@ from .moves import (
     pile_moves,
 )
 from .policy import Fault
-from .table import Closed, Holding, Note, Table, Unchecked
+from .table import PILES, Closed, Holding, Note, Table, Unchecked
 from .values import chip_value, hand_value
 
 KINGS: frozenset[Card] = frozenset(c for c in DECK if c.rank is KING)
 _FITS_ON: Mapping[Card, frozenset[Card]] = {top: frozenset(c for c in DECK if fits(c, top)) for top in DECK}
 """The cards that may go on each card (:func:`~kcref.engine.moves.fits`), for the engine's hot path."""
+_STARTS: Mapping[Pile, frozenset[Card]] = {p: KINGS if p in CORNER_SET else frozenset(DECK) - KINGS for p in PILES}
+"""The cards that may start each empty pile with nothing more to judge: a King a corner, any
+other card a foundation (a King on a foundation may owe a corner under forced Kings)."""
 
 
 # --- chips -----------------------------------------------------------------------------------
@@ -96,10 +99,11 @@ def _deal(t: Table, deals: Mapping[int, Sequence[Card]]) -> None:
     holdings, dealt_kings, seen = t.holdings, t.dealt_kings, t.seen
     for seat in range(t.n):
         cards = deals.get(seat)
+        hand = holdings[seat]  # the new table's empty holding, filled in place
         if cards is None:
-            holdings[seat] = Holding(unknown=HAND_SIZE)
+            hand.unknown = HAND_SIZE
         else:
-            holdings[seat] = Holding(set(cards))
+            hand.known.update(cards)
             dealt_kings[seat] = KINGS.intersection(cards)
             seen.update(cards)
 
@@ -137,8 +141,14 @@ def _ante(t: Table, stacks: Sequence[int] | None, pot: int) -> None:
     t.stacks = list(stacks) if stacks is not None else chips.start(options, t.n, t.dealer)
     t.pot = pot
     t.ante = ante = options.ante
+    stacks = t.stacks
     for k in range(t.n):
-        _pay(t, (t.dealer + 1 + k) % t.n, ante, "", "", None)
+        seat = (t.dealer + 1 + k) % t.n
+        if stacks[seat] >= ante:  # the ante is no penalty: a note only for a stack it puts in debt
+            stacks[seat] -= ante
+            t.pot += ante
+        else:
+            _pay(t, seat, ante, "", "", None)
 
 
 # --- the turn's phase ------------------------------------------------------------------------
@@ -225,8 +235,24 @@ def play_turn(t: Table, seat: int, actions: Sequence[Action]) -> None:
     the action refused (``len(actions)`` for a fault found at the end of the turn)."""
     if t.winner is not None or t.blocked or seat != t.player:
         begin_turn(t, seat)  # refuses the turn
-    handlers = _HANDLERS
+    handlers, piles, fits_on, starts = _HANDLERS, t.piles, _FITS_ON, _STARTS
+    hand = t.holdings[seat]
+    known = hand.known
     for action in actions:
+        if type(action) is PlayCard and not t.guarded:
+            # Most actions of a log play a held card onto a card it fits or onto an empty pile
+            # it may start, in an open turn: that case is carried out here, as _play_card would.
+            # Anything else goes to _play_card, which judges it in full from the same table.
+            card, pile = action
+            dest = piles[pile]
+            if card in (fits_on[dest[-1]] if dest else starts[pile]) and card in known:
+                known.remove(card)
+                dest.append(card)
+                t.plays += 1
+                if len(dest) == 13 or not known:
+                    _after_play(t, hand, pile)
+                t.step += 1
+                continue
         handler = handlers.get(type(action))
         if handler is None:
             handler = _handler(action)
@@ -272,10 +298,18 @@ def _play_card(t: Table, action: PlayCard) -> None:
         t.pending_king = None
         if t.policy.drawn_king_ends_turn:
             t.close(Closed.KING_PLACED)
-    if len(dest) == 13 and t.policy.remove_completed:
+    if len(dest) == 13 or not known:
+        _after_play(t, hand, pile)
+
+
+def _after_play(t: Table, hand: Holding, pile: Pile) -> None:
+    """After a card played onto ``pile`` that completed it or was the last known card in hand:
+    clear the pile where completed piles are removed; the hand is over if the player holds no
+    card any more."""
+    if len(t.piles[pile]) == 13 and t.policy.remove_completed:
         _clear(t, pile)
-    if not known and not hand.unknown:
-        t.winner = player
+    if not hand.known and not hand.unknown:
+        t.winner = t.player
         t.out_step = t.step
         t.close(Closed.WENT_OUT)
 
@@ -484,9 +518,9 @@ def _end_error(t: Table) -> IllegalAction | None:
         if err is not None:
             err.step = last
             return err
-    if t.policy.forced_dealt and not t.kings_judged[t.player]:
+    if t.policy.forced_dealt and t.policy.king_fault is Fault.ERROR and not t.kings_judged[t.player]:
         held = _held_dealt_kings(t)
-        if held and t.policy.king_fault is Fault.ERROR:
+        if held:
             return _kings_held_error(t, held, last)
     return None
 
@@ -506,15 +540,18 @@ def end_turn(t: Table) -> None:
     if (t.pending_king is not None or t.maybe_king or (not t.drawn and t.stock)
             or (pol.forced_dealt and not t.kings_judged[seat])):
         _judge_owed(t)
-    if not t.plays and pol.chips:
-        chips = t.options.no_play_chips
-        _pay(t, seat, chips, "KC401", f"{t.name} made no play: pays {plural(chips, 'chip')}", -1)
-    if t.started_empty and not t.plays:
-        t.idle += 1
-        if t.idle >= t.n:
-            t.blocked = True
-    else:
+    if t.plays:
         t.idle = 0
+    else:
+        if pol.chips:
+            chips = t.options.no_play_chips
+            _pay(t, seat, chips, "KC401", f"{t.names[seat]} made no play: pays {plural(chips, 'chip')}", -1)
+        if t.started_empty:
+            t.idle += 1
+            if t.idle >= t.n:
+                t.blocked = True
+        else:
+            t.idle = 0
     t.turns += 1
     t.new_turn((seat + 1) % t.n)
 

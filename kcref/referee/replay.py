@@ -88,6 +88,9 @@ class _Replay:
         notes = t.notes
         own_path = self.record.path
         add, fine = self.diagnostics.append, self.penalties.append
+        # The records are built with tuple.__new__, not their classes' __new__ (a Python
+        # function each): a log may hold a penalty on every turn, and these are most of its work.
+        new = tuple.__new__
         for i in range(self.noted, len(notes)):
             code, seat, chips, message, step = notes[i]
             if step is None:
@@ -97,10 +100,9 @@ class _Replay:
                 col = cols[step] if 0 <= step < len(cols) else span.col
             path = where.path or own_path
             line = where.line
-            # Built directly (not through ``diagnostic``): a log may hold a penalty on every turn.
-            add(Diagnostic(path, line, col, SEVERITIES[code], code, message))
+            add(new(Diagnostic, (path, line, col, SEVERITIES[code], code, message, "")))
             if code.startswith("KC4"):
-                fine(Penalty(seat, chips, code, Span(path, line, col)))
+                fine(new(Penalty, (seat, chips, code, new(Span, (path, line, col)))))
         self.noted = len(notes)
 
     # --- the events --------------------------------------------------------------------------
