@@ -28,10 +28,10 @@ from .faults import (
 )
 from .moves import (
     CORNER_SET,
+    FITS_ON,
     KING,
     card_plays,
     first_play,
-    fits,
     in_order,
     may_move,
     pile_moves,
@@ -41,8 +41,6 @@ from .table import PILES, Closed, Holding, Note, Table, Unchecked
 from .values import chip_value, hand_value
 
 KINGS: frozenset[Card] = frozenset(c for c in DECK if c.rank is KING)
-_FITS_ON: Mapping[Card, frozenset[Card]] = {top: frozenset(c for c in DECK if fits(c, top)) for top in DECK}
-"""The cards that may go on each card (:func:`~kcref.engine.moves.fits`), for the engine's hot path."""
 _STARTS: Mapping[Pile, frozenset[Card]] = {p: KINGS if p in CORNER_SET else frozenset(DECK) - KINGS for p in PILES}
 """The cards that may start each empty pile with nothing more to judge: a King a corner, any
 other card a foundation (a King on a foundation may owe a corner under forced Kings)."""
@@ -235,7 +233,7 @@ def play_turn(t: Table, seat: int, actions: Sequence[Action]) -> None:
     the action refused (``len(actions)`` for a fault found at the end of the turn)."""
     if t.winner is not None or t.blocked or seat != t.player:
         begin_turn(t, seat)  # refuses the turn
-    handlers, piles, fits_on, starts = _HANDLERS, t.piles, _FITS_ON, _STARTS
+    handlers, piles, fits_on, starts = _HANDLERS, t.piles, FITS_ON, _STARTS
     hand = t.holdings[seat]
     known = hand.known
     for action in actions:
@@ -273,7 +271,7 @@ def _play_card(t: Table, action: PlayCard) -> None:
     card, pile = action
     dest = t.piles[pile]
     if dest:
-        if card not in _FITS_ON[dest[-1]]:
+        if card not in FITS_ON[dest[-1]]:
             raise _play_error(t, card, pile)
     elif card.rank is KING:
         if pile not in CORNER_SET and _owes_corner(t, card):
