@@ -51,15 +51,17 @@ other card a foundation (a King on a foundation may owe a corner under forced Ki
 
 def _pay(t: Table, seat: int, chips: int, code: str, message: str, step: int | None) -> None:
     """Move ``chips`` from a player's stack to the pot; report a debt the first time."""
-    assert t.stacks is not None
-    t.stacks[seat] -= chips
+    stacks = t.stacks
+    assert stacks is not None
+    stacks[seat] -= chips
     t.pot += chips
     if code:
-        t.notes.append(Note(code, seat, chips, message, step))
-    if t.stacks[seat] < 0 and seat not in t.debtors:
+        # tuple.__new__, not Note's own __new__ (a Python function): a log may hold a penalty on every turn.
+        t.notes.append(tuple.__new__(Note, (code, seat, chips, message, step)))
+    if stacks[seat] < 0 and seat not in t.debtors:
         t.debtors.add(seat)
         t.notes.append(Note("KC503", seat, 0, f"{t.names[seat]} is in debt: the stack is down to "
-                                               f"{t.stacks[seat]}", step))
+                                               f"{stacks[seat]}", step))
 
 
 # --- starting a hand -------------------------------------------------------------------------
@@ -112,7 +114,7 @@ def _lay_out(t: Table, layout: Sequence[tuple[Pile, Card]]) -> None:
     for i, (pile, card) in enumerate(layout):
         if pile in CORNER_SET:
             _check_layout_corner(t, to_corner, i, pile, card)
-        elif card.rank is KING and to_corner:
+        elif to_corner and card.rank is KING:
             raise IllegalAction("KC323", f"a King turned up in the layout goes to a corner at once: "
                                          f"{card} cannot stay at {pile}", i)
         t.piles[pile].append(card)

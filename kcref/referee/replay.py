@@ -67,7 +67,7 @@ class _Replay:
         """Why no turn may come now although the table may not know it (a blocked or reveal line)."""
         self.out_at: Span | None = None
         self.actions = 0
-        self.seats: dict[str, int] = {}
+        self.seats = _seat_map(record.players)
         self.events = record.playable
         """The events the referee may judge: those before the hand's cut, if it has one."""
 
@@ -94,12 +94,12 @@ class _Replay:
         for i in range(self.noted, len(notes)):
             code, seat, chips, message, step = notes[i]
             if step is None:
-                where, col = default, default.col
+                path, line, col = default
             else:
-                where = span
-                col = cols[step] if 0 <= step < len(cols) else span.col
-            path = where.path or own_path
-            line = where.line
+                path, line, col = span
+                if 0 <= step < len(cols):
+                    col = cols[step]
+            path = path or own_path
             add(new(Diagnostic, (path, line, col, SEVERITIES[code], code, message, "")))
             if code.startswith("KC4"):
                 fine(new(Penalty, (seat, chips, code, new(Span, (path, line, col)))))
@@ -112,10 +112,14 @@ class _Replay:
         rec = self.record
         deals: dict[int, tuple[Card, ...]] = {}
         layout: Layout | None = None
+        seats = self.seats
         for ev in self.events:
             kind = type(ev)
             if kind is Deal:
-                deals[self._seat(ev.player)] = ev.cards  # type: ignore[union-attr]
+                seat = seats.get(ev.player)  # type: ignore[union-attr]
+                if seat is None:
+                    seat = self._seat(ev.player)  # type: ignore[union-attr]
+                deals[seat] = ev.cards  # type: ignore[union-attr]
             elif kind is Layout:
                 layout = ev  # type: ignore[assignment]
             elif kind in (Turn, Blocked, Reveal):
@@ -288,6 +292,22 @@ class _Replay:
         return pts
 
 
+_last_seats: list[tuple[tuple[str, ...], dict[str, int]]] = []
+"""The players of the last hand replayed, and the seats of the references to them resolved so far."""
+
+
+def _seat_map(players: tuple[str, ...]) -> dict[str, int]:
+    """The seat of each player reference (a name, a seat tag) resolved so far among ``players``,
+    filled in as references are met: a log's hands mostly share their players, so the map is
+    kept from one hand to the next while they do."""
+    last = _last_seats[0] if _last_seats else None
+    if last is not None and last[0] == players:
+        return last[1]
+    seats: dict[str, int] = {}
+    _last_seats[:] = [(players, seats)]
+    return seats
+
+
 def _column(cols: tuple[int, ...], step: int | None, span: Span) -> int:
     """The column of action or card ``step`` of a line (``cols``), else the line's own column
     (``None`` or -1: the line as a whole). ``_drain_notes`` reads its columns inline: it runs per note."""
@@ -321,7 +341,7 @@ def referee_hand(record: HandRecord, stacks: Mapping[str, int] | None = None, po
     t = replay.table
     stacks_start = None
     if t is not None and t.stacks is not None:
-        stacks_start = tuple(s + t.ante for s in t.stacks)
+        stacks_start = tuple([s + t.ante for s in t.stacks])
     replay.run()
     return replay.finish(stacks_start, pot_start)
 
