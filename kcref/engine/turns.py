@@ -11,6 +11,7 @@ only for bots, and it accepts exactly what :func:`apply` accepts.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -103,9 +104,11 @@ def _deal(t: Table, deals: Mapping[int, Sequence[Card]]) -> None:
         if cards is None:
             hand.unknown = HAND_SIZE
         else:
-            hand.known.update(cards)
-            dealt_kings[seat] = KINGS.intersection(cards)
-            seen.update(cards)
+            # The cards are hashed once, into the holding; set-to-set operations reuse those hashes.
+            known = hand.known
+            known.update(cards)
+            dealt_kings[seat] = KINGS.intersection(known)
+            seen.update(known)
 
 
 def _lay_out(t: Table, layout: Sequence[tuple[Pile, Card]]) -> None:
@@ -545,7 +548,7 @@ def end_turn(t: Table) -> None:
     else:
         if pol.chips:
             chips = t.options.no_play_chips
-            _pay(t, seat, chips, "KC401", f"{t.names[seat]} made no play: pays {plural(chips, 'chip')}", -1)
+            _pay(t, seat, chips, "KC401", _no_play_message(t.names[seat], chips), -1)
         if t.started_empty:
             t.idle += 1
             if t.idle >= t.n:
@@ -666,21 +669,31 @@ def reveal(t: Table, seat: int, cards: Sequence[Card]) -> None:
     t.seen.update(cards)
 
 
-def _cards_left_reason(t: Table, seat: int, kings: int) -> str:
-    """Why cards left cost what they do: ``5 cards left, a King among them counts 10``
-    (``kings``: the known Kings among them)."""
-    hand = t.holdings[seat]
-    card, king = t.options.card_chips, t.options.king_chips
-    text = f"{plural(len(hand), 'card')} left"
+# The penalty messages of every hand (KC401, KC404) are built by the two functions below, each
+# cached: a log repeats the same few texts hand after hand, and building one costs more than the
+# rest of the note.
+
+
+@functools.lru_cache(maxsize=1024)
+def _no_play_message(name: str, chips: int) -> str:
+    return f"{name} made no play: pays {plural(chips, 'chip')}"
+
+
+@functools.lru_cache(maxsize=4096)
+def _cards_left_message(name: str, known: int, unknown: int, kings: int, card: int, king: int, chips: int) -> str:
+    """``Bob has 5 cards left, a King among them counts 10: pays 14 chips``: why cards left
+    (``known`` and ``unknown`` of them, ``kings`` the known Kings among them) cost what they
+    do, ``card`` chips a card and ``king`` a King."""
+    text = f"{name} has {plural(known + unknown, 'card')} left"
     if card != 1:
         text += f" at {plural(card, 'chip')} each"
     if kings and king != card:
         text += f", {'a King' if kings == 1 else f'{kings} Kings'} among them count{'s' if kings == 1 else ''} {king}"
-    if hand.unknown:
-        text += (f", {hand.unknown} of them unknown" if hand.known else ", all unknown")
+    if unknown:
+        text += (f", {unknown} of them unknown" if known else ", all unknown")
         if king != card:
             text += " (counted at the least they can be worth)"
-    return text
+    return f"{text}: pays {plural(chips, 'chip')}"
 
 
 def settle(t: Table) -> int:
@@ -706,8 +719,8 @@ def settle(t: Table) -> int:
                 assert chips is not None
         else:
             chips = card * (len(known) - kings) + king * kings  # what chip_value says, card by card
-        _pay(t, seat, chips, "KC404", f"{t.names[seat]} has {_cards_left_reason(t, seat, kings)}: "
-                                      f"pays {plural(chips, 'chip')}", None)
+        message = _cards_left_message(t.names[seat], len(known), hand.unknown, kings, card, king, chips)
+        _pay(t, seat, chips, "KC404", message, None)
     won = t.pot
     t.stacks[t.winner] += won
     t.pot = 0
