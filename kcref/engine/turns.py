@@ -42,6 +42,8 @@ from .table import PILES, Closed, Holding, Note, Table, Unchecked
 from .values import chip_value, hand_value
 
 KINGS: frozenset[Card] = frozenset(c for c in DECK if c.rank is KING)
+_DRAWN = Closed.DRAWN
+"""Read on every draw: a module global reads many times faster than an Enum's member (Python 3.11)."""
 _STARTS: Mapping[Pile, frozenset[Card]] = {p: KINGS if p in CORNER_SET else frozenset(DECK) - KINGS for p in PILES}
 """The cards that may start each empty pile with nothing more to judge: a King a corner, any
 other card a foundation (a King on a foundation may owe a corner under forced Kings)."""
@@ -370,7 +372,7 @@ def _draw(t: Table, action: Draw) -> None:
     t.drawn = True
     t.draw_step = t.step
     if pol.draw_ends_turn:
-        t.close(Closed.DRAWN)
+        t.close(_DRAWN)
 
 
 def _check_stuck(t: Table) -> None:
@@ -459,7 +461,10 @@ def _held_dealt_kings(t: Table) -> list[Card]:
     dealt = t.dealt_kings[seat]
     if not t.policy.forced_dealt or t.kings_judged[seat] or not dealt:
         return []
-    cornered = {t.piles[c][0] for c in CORNERS if t.piles[c]}
+    piles = t.piles
+    cornered = {piles[c][0] for c in CORNERS if piles[c]}
+    if dealt <= cornered:
+        return []  # the usual case: each went to a corner
     return [k for k in in_order(dealt) if k not in cornered]
 
 
