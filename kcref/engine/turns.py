@@ -240,7 +240,7 @@ def play_turn(t: Table, seat: int, actions: Sequence[Action]) -> None:
     the action refused (``len(actions)`` for a fault found at the end of the turn)."""
     if t.winner is not None or t.blocked or seat != t.player:
         begin_turn(t, seat)  # refuses the turn
-    handlers, piles, fits_on, starts = _HANDLERS, t.piles, FITS_ON, _STARTS
+    piles = t.piles
     hand = t.holdings[seat]
     known = hand.known
     for action in actions:
@@ -250,7 +250,7 @@ def play_turn(t: Table, seat: int, actions: Sequence[Action]) -> None:
             # Anything else goes to _play_card, which judges it in full from the same table.
             card, pile = action
             dest = piles[pile]
-            if card in (fits_on[dest[-1]] if dest else starts[pile]) and card in known:
+            if card in (FITS_ON[dest[-1]] if dest else _STARTS[pile]) and card in known:
                 known.remove(card)
                 dest.append(card)
                 t.plays += 1
@@ -258,7 +258,7 @@ def play_turn(t: Table, seat: int, actions: Sequence[Action]) -> None:
                     _after_play(t, hand, pile)
                 t.step += 1
                 continue
-        handler = handlers.get(type(action))
+        handler = _HANDLERS.get(type(action))
         if handler is None:
             handler = _handler(action)
         handler(t, action)

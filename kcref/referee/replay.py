@@ -257,7 +257,7 @@ class _Replay:
                 ante=0, pot_start=pot_start, pot=pot, pot_left=pot_start, penalties=tuple(self.penalties),
                 diagnostics=tuple(diagnostics), actions=self.actions, unvalued=(), stopped_at=self._stopped_at())
         stacks = t.stacks
-        left = t.unchecked.get(Unchecked.CARDS_LEFT)
+        left = t.unchecked.get(Unchecked.CARDS_LEFT) if t.unchecked else None
         return HandVerdict.build(
             path=rec.path, index=rec.index, number=rec.number, players=rec.players,
             dealer=rec.dealer, rules=rec.rules, options=rec.options, valid=complete, winner=t.winner,
