@@ -93,16 +93,18 @@ class _Replay:
         new = tuple.__new__
         for i in range(self.noted, len(notes)):
             code, seat, chips, message, step = notes[i]
-            if step is None:
-                path, line, col = default
-            else:
-                path, line, col = span
-                if 0 <= step < len(cols):
-                    col = cols[step]
-            path = path or own_path
+            line_span = default if step is None else span
+            path, line, col = line_span
+            # Where the note stands is often exactly its line's span (a turn with no play, cards
+            # left at the going out): a penalty then shares that span instead of a copy.
+            at: Span | None = line_span
+            if step is not None and 0 <= step < len(cols):
+                col, at = cols[step], None
+            if not path:
+                path, at = own_path, None
             add(new(Diagnostic, (path, line, col, SEVERITIES[code], code, message, "")))
             if code.startswith("KC4"):
-                fine(new(Penalty, (seat, chips, code, new(Span, (path, line, col)))))
+                fine(new(Penalty, (seat, chips, code, at or new(Span, (path, line, col)))))
         self.noted = len(notes)
 
     # --- the events --------------------------------------------------------------------------
