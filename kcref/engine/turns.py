@@ -146,11 +146,11 @@ def _ante(t: Table, stacks: Sequence[int] | None, pot: int) -> None:
     t.stacks = list(stacks) if stacks is not None else chips.start(options, t.n, t.dealer)
     t.pot = pot
     t.ante = ante = options.ante
-    stacks = t.stacks
+    own = t.stacks
     for k in range(t.n):
         seat = (t.dealer + 1 + k) % t.n
-        if stacks[seat] >= ante:  # the ante is no penalty: a note only for a stack it puts in debt
-            stacks[seat] -= ante
+        if own[seat] >= ante:  # the ante is no penalty: a note only for a stack it puts in debt
+            own[seat] -= ante
             t.pot += ante
         else:
             _pay(t, seat, ante, "", "", None)
