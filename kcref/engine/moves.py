@@ -28,11 +28,15 @@ def fits(card: Card, top: Card) -> bool:
     return card.rank == top.rank - 1 and card.suit.colour is not top.suit.colour
 
 
+FITS_ON: dict[Card, frozenset[Card]] = {top: frozenset(c for c in DECK if fits(c, top)) for top in DECK}
+"""The cards that may go on each card (:func:`fits` for every pair), for the engine's hot path."""
+
+
 def may_place(t: Table, card: Card, pile: Pile) -> bool:
     """True when the pile rules let ``card`` go on ``pile`` now."""
     cards = t.piles[pile]
     if cards:
-        return fits(card, cards[-1])
+        return card in FITS_ON[cards[-1]]
     return card.rank == KING or pile not in CORNER_SET
 
 
@@ -45,7 +49,7 @@ def may_move(t: Table, source: Pile, target: Pile) -> bool:
         return False
     dst = t.piles[target]
     if dst:
-        return fits(src[0], dst[-1])
+        return src[0] in FITS_ON[dst[-1]]
     return target in CORNER_SET and src[0].rank == KING
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import NamedTuple
 
 from ..model.options import (
@@ -77,8 +78,12 @@ LAYOUT_KINGS_TO_CORNER: Mapping[LayoutKings, bool] = {
     LayoutKings.STAY: False, LayoutKings.CORNER: True,
 }
 
-class Policy(NamedTuple):
-    """The options of one hand, flattened into what the engine asks while judging."""
+@dataclass(frozen=True, slots=True)
+class Policy:
+    """The options of one hand, flattened into what the engine asks while judging.
+
+    A slotted dataclass, not a NamedTuple: the engine reads these fields on every turn, and a
+    slot is read several times faster than a NamedTuple's field (Python 3.11)."""
 
     chips: bool
     draw_first: bool

@@ -11,6 +11,7 @@ only for bots, and it accepts exactly what :func:`apply` accepts.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -28,21 +29,24 @@ from .faults import (
 )
 from .moves import (
     CORNER_SET,
+    FITS_ON,
     KING,
     card_plays,
     first_play,
-    fits,
     in_order,
     may_move,
     pile_moves,
 )
 from .policy import Fault
-from .table import Closed, Holding, Note, Table, Unchecked
+from .table import PILES, Closed, Holding, Note, Table, Unchecked
 from .values import chip_value, hand_value
 
 KINGS: frozenset[Card] = frozenset(c for c in DECK if c.rank is KING)
-_FITS_ON: Mapping[Card, frozenset[Card]] = {top: frozenset(c for c in DECK if fits(c, top)) for top in DECK}
-"""The cards that may go on each card (:func:`~kcref.engine.moves.fits`), for the engine's hot path."""
+_DRAWN = Closed.DRAWN
+"""Read on every draw: a module global reads many times faster than an Enum's member (Python 3.11)."""
+_STARTS: Mapping[Pile, frozenset[Card]] = {p: KINGS if p in CORNER_SET else frozenset(DECK) - KINGS for p in PILES}
+"""The cards that may start each empty pile with nothing more to judge: a King a corner, any
+other card a foundation (a King on a foundation may owe a corner under forced Kings)."""
 
 
 # --- chips -----------------------------------------------------------------------------------
@@ -50,15 +54,17 @@ _FITS_ON: Mapping[Card, frozenset[Card]] = {top: frozenset(c for c in DECK if fi
 
 def _pay(t: Table, seat: int, chips: int, code: str, message: str, step: int | None) -> None:
     """Move ``chips`` from a player's stack to the pot; report a debt the first time."""
-    assert t.stacks is not None
-    t.stacks[seat] -= chips
+    stacks = t.stacks
+    assert stacks is not None
+    stacks[seat] -= chips
     t.pot += chips
     if code:
-        t.notes.append(Note(code, seat, chips, message, step))
-    if t.stacks[seat] < 0 and seat not in t.debtors:
+        # tuple.__new__, not Note's own __new__ (a Python function): a log may hold a penalty on every turn.
+        t.notes.append(tuple.__new__(Note, (code, seat, chips, message, step)))
+    if stacks[seat] < 0 and seat not in t.debtors:
         t.debtors.add(seat)
         t.notes.append(Note("KC503", seat, 0, f"{t.names[seat]} is in debt: the stack is down to "
-                                               f"{t.stacks[seat]}", step))
+                                               f"{stacks[seat]}", step))
 
 
 # --- starting a hand -------------------------------------------------------------------------
@@ -96,12 +102,15 @@ def _deal(t: Table, deals: Mapping[int, Sequence[Card]]) -> None:
     holdings, dealt_kings, seen = t.holdings, t.dealt_kings, t.seen
     for seat in range(t.n):
         cards = deals.get(seat)
+        hand = holdings[seat]  # the new table's empty holding, filled in place
         if cards is None:
-            holdings[seat] = Holding(unknown=HAND_SIZE)
+            hand.unknown = HAND_SIZE
         else:
-            holdings[seat] = Holding(set(cards))
-            dealt_kings[seat] = KINGS.intersection(cards)
-            seen.update(cards)
+            # The cards are hashed once, into the holding; set-to-set operations reuse those hashes.
+            known = hand.known
+            known.update(cards)
+            dealt_kings[seat] = KINGS.intersection(known)
+            seen.update(known)
 
 
 def _lay_out(t: Table, layout: Sequence[tuple[Pile, Card]]) -> None:
@@ -110,7 +119,7 @@ def _lay_out(t: Table, layout: Sequence[tuple[Pile, Card]]) -> None:
     for i, (pile, card) in enumerate(layout):
         if pile in CORNER_SET:
             _check_layout_corner(t, to_corner, i, pile, card)
-        elif card.rank is KING and to_corner:
+        elif to_corner and card.rank is KING:
             raise IllegalAction("KC323", f"a King turned up in the layout goes to a corner at once: "
                                          f"{card} cannot stay at {pile}", i)
         t.piles[pile].append(card)
@@ -137,8 +146,14 @@ def _ante(t: Table, stacks: Sequence[int] | None, pot: int) -> None:
     t.stacks = list(stacks) if stacks is not None else chips.start(options, t.n, t.dealer)
     t.pot = pot
     t.ante = ante = options.ante
+    own = t.stacks
     for k in range(t.n):
-        _pay(t, (t.dealer + 1 + k) % t.n, ante, "", "", None)
+        seat = (t.dealer + 1 + k) % t.n
+        if own[seat] >= ante:  # the ante is no penalty: a note only for a stack it puts in debt
+            own[seat] -= ante
+            t.pot += ante
+        else:
+            _pay(t, seat, ante, "", "", None)
 
 
 # --- the turn's phase ------------------------------------------------------------------------
@@ -225,9 +240,25 @@ def play_turn(t: Table, seat: int, actions: Sequence[Action]) -> None:
     the action refused (``len(actions)`` for a fault found at the end of the turn)."""
     if t.winner is not None or t.blocked or seat != t.player:
         begin_turn(t, seat)  # refuses the turn
-    handlers = _HANDLERS
+    piles = t.piles
+    hand = t.holdings[seat]
+    known = hand.known
     for action in actions:
-        handler = handlers.get(type(action))
+        if type(action) is PlayCard and not t.guarded:
+            # Most actions of a log play a held card onto a card it fits or onto an empty pile
+            # it may start, in an open turn: that case is carried out here, as _play_card would.
+            # Anything else goes to _play_card, which judges it in full from the same table.
+            card, pile = action
+            dest = piles[pile]
+            if card in (FITS_ON[dest[-1]] if dest else _STARTS[pile]) and card in known:
+                known.remove(card)
+                dest.append(card)
+                t.plays += 1
+                if len(dest) == 13 or not known:
+                    _after_play(t, hand, pile)
+                t.step += 1
+                continue
+        handler = _HANDLERS.get(type(action))
         if handler is None:
             handler = _handler(action)
         handler(t, action)
@@ -247,7 +278,7 @@ def _play_card(t: Table, action: PlayCard) -> None:
     card, pile = action
     dest = t.piles[pile]
     if dest:
-        if card not in _FITS_ON[dest[-1]]:
+        if card not in FITS_ON[dest[-1]]:
             raise _play_error(t, card, pile)
     elif card.rank is KING:
         if pile not in CORNER_SET and _owes_corner(t, card):
@@ -272,10 +303,18 @@ def _play_card(t: Table, action: PlayCard) -> None:
         t.pending_king = None
         if t.policy.drawn_king_ends_turn:
             t.close(Closed.KING_PLACED)
-    if len(dest) == 13 and t.policy.remove_completed:
+    if len(dest) == 13 or not known:
+        _after_play(t, hand, pile)
+
+
+def _after_play(t: Table, hand: Holding, pile: Pile) -> None:
+    """After a card played onto ``pile`` that completed it or was the last known card in hand:
+    clear the pile where completed piles are removed; the hand is over if the player holds no
+    card any more."""
+    if len(t.piles[pile]) == 13 and t.policy.remove_completed:
         _clear(t, pile)
-    if not known and not hand.unknown:
-        t.winner = player
+    if not hand.known and not hand.unknown:
+        t.winner = t.player
         t.out_step = t.step
         t.close(Closed.WENT_OUT)
 
@@ -333,7 +372,7 @@ def _draw(t: Table, action: Draw) -> None:
     t.drawn = True
     t.draw_step = t.step
     if pol.draw_ends_turn:
-        t.close(Closed.DRAWN)
+        t.close(_DRAWN)
 
 
 def _check_stuck(t: Table) -> None:
@@ -422,7 +461,10 @@ def _held_dealt_kings(t: Table) -> list[Card]:
     dealt = t.dealt_kings[seat]
     if not t.policy.forced_dealt or t.kings_judged[seat] or not dealt:
         return []
-    cornered = {t.piles[c][0] for c in CORNERS if t.piles[c]}
+    piles = t.piles
+    cornered = {piles[c][0] for c in CORNERS if piles[c]}
+    if dealt <= cornered:
+        return []  # the usual case: each went to a corner
     return [k for k in in_order(dealt) if k not in cornered]
 
 
@@ -484,9 +526,9 @@ def _end_error(t: Table) -> IllegalAction | None:
         if err is not None:
             err.step = last
             return err
-    if t.policy.forced_dealt and not t.kings_judged[t.player]:
+    if t.policy.forced_dealt and t.policy.king_fault is Fault.ERROR and not t.kings_judged[t.player]:
         held = _held_dealt_kings(t)
-        if held and t.policy.king_fault is Fault.ERROR:
+        if held:
             return _kings_held_error(t, held, last)
     return None
 
@@ -506,15 +548,18 @@ def end_turn(t: Table) -> None:
     if (t.pending_king is not None or t.maybe_king or (not t.drawn and t.stock)
             or (pol.forced_dealt and not t.kings_judged[seat])):
         _judge_owed(t)
-    if not t.plays and pol.chips:
-        chips = t.options.no_play_chips
-        _pay(t, seat, chips, "KC401", f"{t.name} made no play: pays {plural(chips, 'chip')}", -1)
-    if t.started_empty and not t.plays:
-        t.idle += 1
-        if t.idle >= t.n:
-            t.blocked = True
-    else:
+    if t.plays:
         t.idle = 0
+    else:
+        if pol.chips:
+            chips = t.options.no_play_chips
+            _pay(t, seat, chips, "KC401", _no_play_message(t.names[seat], chips), -1)
+        if t.started_empty:
+            t.idle += 1
+            if t.idle >= t.n:
+                t.blocked = True
+        else:
+            t.idle = 0
     t.turns += 1
     t.new_turn((seat + 1) % t.n)
 
@@ -629,21 +674,31 @@ def reveal(t: Table, seat: int, cards: Sequence[Card]) -> None:
     t.seen.update(cards)
 
 
-def _cards_left_reason(t: Table, seat: int, kings: int) -> str:
-    """Why cards left cost what they do: ``5 cards left, a King among them counts 10``
-    (``kings``: the known Kings among them)."""
-    hand = t.holdings[seat]
-    card, king = t.options.card_chips, t.options.king_chips
-    text = f"{plural(len(hand), 'card')} left"
+# The penalty messages of every hand (KC401, KC404) are built by the two functions below, each
+# cached: a log repeats the same few texts hand after hand, and building one costs more than the
+# rest of the note.
+
+
+@functools.lru_cache(maxsize=1024)
+def _no_play_message(name: str, chips: int) -> str:
+    return f"{name} made no play: pays {plural(chips, 'chip')}"
+
+
+@functools.lru_cache(maxsize=4096)
+def _cards_left_message(name: str, known: int, unknown: int, kings: int, card: int, king: int, chips: int) -> str:
+    """``Bob has 5 cards left, a King among them counts 10: pays 14 chips``: why cards left
+    (``known`` and ``unknown`` of them, ``kings`` the known Kings among them) cost what they
+    do, ``card`` chips a card and ``king`` a King."""
+    text = f"{name} has {plural(known + unknown, 'card')} left"
     if card != 1:
         text += f" at {plural(card, 'chip')} each"
     if kings and king != card:
         text += f", {'a King' if kings == 1 else f'{kings} Kings'} among them count{'s' if kings == 1 else ''} {king}"
-    if hand.unknown:
-        text += (f", {hand.unknown} of them unknown" if hand.known else ", all unknown")
+    if unknown:
+        text += (f", {unknown} of them unknown" if known else ", all unknown")
         if king != card:
             text += " (counted at the least they can be worth)"
-    return text
+    return f"{text}: pays {plural(chips, 'chip')}"
 
 
 def settle(t: Table) -> int:
@@ -669,8 +724,8 @@ def settle(t: Table) -> int:
                 assert chips is not None
         else:
             chips = card * (len(known) - kings) + king * kings  # what chip_value says, card by card
-        _pay(t, seat, chips, "KC404", f"{t.names[seat]} has {_cards_left_reason(t, seat, kings)}: "
-                                      f"pays {plural(chips, 'chip')}", None)
+        message = _cards_left_message(t.names[seat], len(known), hand.unknown, kings, card, king, chips)
+        _pay(t, seat, chips, "KC404", message, None)
     won = t.pot
     t.stacks[t.winner] += won
     t.pot = 0

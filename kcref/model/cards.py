@@ -94,6 +94,7 @@ class Card(NamedTuple):
 
 DECK: tuple[Card, ...] = tuple(Card(r, s) for s in Suit for r in Rank)
 """All 52 cards, suit by suit, Ace to King."""
+_DECK_CARD: dict[tuple[Rank, Suit], Card] = {(c.rank, c.suit): c for c in DECK}
 
 HAND_SIZE = 7
 """The cards dealt to each player at the start of a hand."""
@@ -147,7 +148,9 @@ def parse_card(text: str) -> Card:
     rank = RANK_SPELLINGS.get(t[:-1])
     if suit is None or rank is None:
         raise ValueError(f"not a card: {text!r}")
-    return Card(rank, suit)
+    # The card of DECK itself, not an equal copy: the engine's sets and tables hold DECK's
+    # cards, and a lookup that finds the very object skips comparing two tuples.
+    return _DECK_CARD[rank, suit]
 
 
 @functools.lru_cache(maxsize=256)

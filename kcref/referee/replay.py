@@ -67,7 +67,7 @@ class _Replay:
         """Why no turn may come now although the table may not know it (a blocked or reveal line)."""
         self.out_at: Span | None = None
         self.actions = 0
-        self.seats: dict[str, int] = {}
+        self.seats = _seat_map(record.players)
         self.events = record.playable
         """The events the referee may judge: those before the hand's cut, if it has one."""
 
@@ -88,19 +88,23 @@ class _Replay:
         notes = t.notes
         own_path = self.record.path
         add, fine = self.diagnostics.append, self.penalties.append
+        # The records are built with tuple.__new__, not their classes' __new__ (a Python
+        # function each): a log may hold a penalty on every turn, and these are most of its work.
+        new = tuple.__new__
         for i in range(self.noted, len(notes)):
             code, seat, chips, message, step = notes[i]
-            if step is None:
-                where, col = default, default.col
-            else:
-                where = span
-                col = cols[step] if 0 <= step < len(cols) else span.col
-            path = where.path or own_path
-            line = where.line
-            # Built directly (not through ``diagnostic``): a log may hold a penalty on every turn.
-            add(Diagnostic(path, line, col, SEVERITIES[code], code, message))
+            line_span = default if step is None else span
+            path, line, col = line_span
+            # Where the note stands is often exactly its line's span (a turn with no play, cards
+            # left at the going out): a penalty then shares that span instead of a copy.
+            at: Span | None = line_span
+            if step is not None and 0 <= step < len(cols):
+                col, at = cols[step], None
+            if not path:
+                path, at = own_path, None
+            add(new(Diagnostic, (path, line, col, SEVERITIES[code], code, message, "")))
             if code.startswith("KC4"):
-                fine(Penalty(seat, chips, code, Span(path, line, col)))
+                fine(new(Penalty, (seat, chips, code, at or new(Span, (path, line, col)))))
         self.noted = len(notes)
 
     # --- the events --------------------------------------------------------------------------
@@ -110,10 +114,14 @@ class _Replay:
         rec = self.record
         deals: dict[int, tuple[Card, ...]] = {}
         layout: Layout | None = None
+        seats = self.seats
         for ev in self.events:
             kind = type(ev)
             if kind is Deal:
-                deals[self._seat(ev.player)] = ev.cards  # type: ignore[union-attr]
+                seat = seats.get(ev.player)  # type: ignore[union-attr]
+                if seat is None:
+                    seat = self._seat(ev.player)  # type: ignore[union-attr]
+                deals[seat] = ev.cards  # type: ignore[union-attr]
             elif kind is Layout:
                 layout = ev  # type: ignore[assignment]
             elif kind in (Turn, Blocked, Reveal):
@@ -251,7 +259,7 @@ class _Replay:
                 ante=0, pot_start=pot_start, pot=pot, pot_left=pot_start, penalties=tuple(self.penalties),
                 diagnostics=tuple(diagnostics), actions=self.actions, unvalued=(), stopped_at=self._stopped_at())
         stacks = t.stacks
-        left = t.unchecked.get(Unchecked.CARDS_LEFT)
+        left = t.unchecked.get(Unchecked.CARDS_LEFT) if t.unchecked else None
         return HandVerdict.build(
             path=rec.path, index=rec.index, number=rec.number, players=rec.players,
             dealer=rec.dealer, rules=rec.rules, options=rec.options, valid=complete, winner=t.winner,
@@ -284,6 +292,22 @@ class _Replay:
         if pts is None:
             t.mark_unchecked(Unchecked.CARDS_LEFT, seat)
         return pts
+
+
+_last_seats: list[tuple[tuple[str, ...], dict[str, int]]] = []
+"""The players of the last hand replayed, and the seats of the references to them resolved so far."""
+
+
+def _seat_map(players: tuple[str, ...]) -> dict[str, int]:
+    """The seat of each player reference (a name, a seat tag) resolved so far among ``players``,
+    filled in as references are met: a log's hands mostly share their players, so the map is
+    kept from one hand to the next while they do."""
+    last = _last_seats[0] if _last_seats else None
+    if last is not None and last[0] == players:
+        return last[1]
+    seats: dict[str, int] = {}
+    _last_seats[:] = [(players, seats)]
+    return seats
 
 
 def _column(cols: tuple[int, ...], step: int | None, span: Span) -> int:
@@ -319,7 +343,7 @@ def referee_hand(record: HandRecord, stacks: Mapping[str, int] | None = None, po
     t = replay.table
     stacks_start = None
     if t is not None and t.stacks is not None:
-        stacks_start = tuple(s + t.ante for s in t.stacks)
+        stacks_start = tuple([s + t.ante for s in t.stacks])
     replay.run()
     return replay.finish(stacks_start, pot_start)
 
