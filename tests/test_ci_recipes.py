@@ -58,7 +58,7 @@ def _kcref_lines(yaml_text: str) -> list[str]:
     return [m.group(1) for m in re.finditer(r"(?:- run: |    - )(kcref .*)", yaml_text)]
 
 
-@pytest.mark.parametrize("heading", ["GitHub Actions", "GitLab CI"])
+@pytest.mark.parametrize("heading", ["GitHub Actions", "GitLab CI", "GitHub code scanning", "GitLab Code Quality"])
 def test_ci_commands(heading: str, shell: tuple[Path, dict[str, str]]) -> None:
     folder, env = shell
     commands = _kcref_lines(block(heading, "yaml"))
