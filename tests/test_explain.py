@@ -87,7 +87,8 @@ def test_explain_cli() -> None:
     assert {line.split()[0] for line in out.splitlines()[1:]} == {c.code for c in CODES if c.code.startswith("KC2")}
 
 
-@pytest.mark.parametrize(("given", "hint"), [("KC399", "did you mean 'KC319'?"), ("KC3011", "did you mean 'KC311'?"),
+@pytest.mark.parametrize(("given", "hint"), [("KC3199", "did you mean 'KC319'?"), ("KC3011", "did you mean 'KC311'?"),
+                                             ("KC_301", "did you mean 'KC301'?"),
                                              ("nonsense", "kcref explain --list"), ("KC9", "kcref explain --list")])
 def test_explain_unknown_code(given: str, hint: str) -> None:
     code, out, err = run("explain", given)
