@@ -26,7 +26,7 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING
 
-__version__ = "0.1.0"
+from .model.version import VERSION as __version__
 
 _MODULES: dict[str, tuple[str, ...]] = {
     # reading and writing logs

@@ -118,10 +118,10 @@ def _score_variants() -> list[list[str]]:
 
 
 VARIANTS: dict[str, list[list[str]]] = {
-    "check": [["check", "--format", f, *extra] for f in ("text", "json", "github", "junit")
+    "check": [["check", "--format", f, *extra] for f in ("text", "json", "github", "junit", "sarif", "gitlab")
               for extra in ([], ["--strict"], ["--no-source"], ["--quiet", "--strict"])],
     "score": _score_variants(),
-    "fmt": [["fmt"], ["fmt", "--check"], ["fmt", "--ten", "T", "--symbols"], ["fmt", "--write"]],
+    "fmt": [["fmt"], ["fmt", "--check"], ["fmt", "--diff"], ["fmt", "--ten", "T", "--symbols"], ["fmt", "--write"]],
     "show": [["show"], ["show", "--full"], ["show", "--ascii"], ["show", "--hand", "1"], ["show", "--hand", "2"],
              ["show", "--line", "5"], ["show", "--line", "12"], ["show", "--line", "30", "--full"]],
 }
@@ -172,7 +172,7 @@ def problems(args: list[str], result: Result) -> list[str]:
         found.append("traceback in the output")
     command = args[0]
     fmt = args[args.index("--format") + 1] if "--format" in args else None
-    if out.strip() and fmt == "json":
+    if out.strip() and fmt in ("json", "sarif", "gitlab"):
         try:
             json.loads(out)
         except ValueError as e:

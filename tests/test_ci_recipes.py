@@ -58,7 +58,7 @@ def _kcref_lines(yaml_text: str) -> list[str]:
     return [m.group(1) for m in re.finditer(r"(?:- run: |    - )(kcref .*)", yaml_text)]
 
 
-@pytest.mark.parametrize("heading", ["GitHub Actions", "GitLab CI"])
+@pytest.mark.parametrize("heading", ["GitHub Actions", "GitLab CI", "GitHub code scanning", "GitLab Code Quality"])
 def test_ci_commands(heading: str, shell: tuple[Path, dict[str, str]]) -> None:
     folder, env = shell
     commands = _kcref_lines(block(heading, "yaml"))
@@ -94,23 +94,31 @@ def hooks() -> list[dict[str, str]]:
 def test_pre_commit_hooks(shell: tuple[Path, dict[str, str]], tmp_path: Path) -> None:
     folder, env = shell
     by_id = {h["id"]: h for h in hooks()}
-    assert set(by_id) == {"kcref-check", "kcref-fmt"}
-    assert by_id["kcref-fmt"]["entry"] == "kcref fmt --check"
+    assert set(by_id) == {"kcref-check", "kcref-fmt", "kcref-fmt-check"}
     for hook in by_id.values():
         assert hook["language"] == "python"
         pattern = re.compile(hook["files"].replace("\\\\", "\\"))
         assert pattern.search("nights/x.log") and pattern.search("a.kc") and not pattern.search("a.txt")
     # pre-commit runs `entry` with the staged files that match `files` appended.
     staged = "nights/classic-night.log nights/commercial-night.log"
-    assert sh(f"{by_id['kcref-check']['entry']} {staged}", folder, env).returncode == 0
-    assert sh(f"{by_id['kcref-fmt']['entry']} {staged}", folder, env).returncode == 0
+    for hook in by_id.values():
+        assert sh(f"{hook['entry']} {staged}", folder, env).returncode == 0, hook["id"]
     break_a_night(folder)
     result = sh(f"{by_id['kcref-check']['entry']} nights/z-bad.log", folder, env)
     assert result.returncode == 1 and len(result.stdout.splitlines()) >= 4
     messy = folder / "nights" / "messy.log"
-    messy.write_text('[Players "Ann, Bob"]\nhand 1\nlayout n:5d E:JS S:KH W:2C\n', encoding="utf-8")
-    result = sh(f"{by_id['kcref-fmt']['entry']} nights/messy.log", folder, env)
+    text = '[Players "Ann, Bob"]\nhand 1\nlayout n:5d E:JS S:KH W:2C\n'
+    messy.write_text(text, encoding="utf-8")
+    # The check-only hook fails, shows the change, and leaves the file alone.
+    result = sh(f"{by_id['kcref-fmt-check']['entry']} nights/messy.log", folder, env)
     assert result.returncode == 1 and "would reformat nights/messy.log" in result.stderr
+    assert "-layout n:5d E:JS S:KH W:2C\n+layout N:5D E:JS S:KH W:2C\n" in result.stdout
+    assert messy.read_text(encoding="utf-8") == text
+    # The rewriting hook, as black's: it rewrites the file (pre-commit fails the commit on the change).
+    result = sh(f"{by_id['kcref-fmt']['entry']} nights/messy.log", folder, env)
+    assert result.returncode == 0 and "reformatted nights/messy.log" in result.stderr
+    assert "layout N:5D E:JS S:KH W:2C" in messy.read_text(encoding="utf-8")
+    assert sh(f"{by_id['kcref-fmt-check']['entry']} nights/messy.log", folder, env).returncode == 0
 
 
 def test_completion_scripts() -> None:

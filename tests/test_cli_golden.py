@@ -27,7 +27,7 @@ def test_invalid_sample_text_output(sample: Path, in_root: Path) -> None:
     assert code == (1 if has_errors else 0)
 
 
-@pytest.mark.parametrize("fmt", ["json", "github"])
+@pytest.mark.parametrize("fmt", ["json", "github", "sarif", "gitlab"])
 def test_formats(fmt: str, in_root: Path) -> None:
     code, out = run("check", "--format", fmt, "samples/invalid/typos.log", "samples/invalid/no-hand.log")
     assert code == 1

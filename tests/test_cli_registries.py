@@ -114,7 +114,7 @@ def test_a_check_format_registered_is_offered_and_used(in_root: Path, monkeypatc
     assert "tap" not in option("check", "--format").type.choices  # type: ignore[attr-defined]
     monkeypatch.setitem(CHECK_FORMATS, "tap", CheckFormat("tap", TapPrinter, "Test Anything Protocol lines"))
     help_text = invoke("check", "--help").output
-    assert "[text|json|github|junit|tap]" in help_text
+    assert "[text|json|github|junit|sarif|gitlab|tap]" in help_text
     assert "tap (Test Anything Protocol lines)" in " ".join(help_text.split())
     assert complete(["check", "--format"], "t") == [("text", CHECK_FORMATS["text"].help),
                                                     ("tap", "Test Anything Protocol lines")]
@@ -129,8 +129,8 @@ def test_a_check_format_taken_out_is_refused(in_root: Path, monkeypatch: pytest.
     monkeypatch.delitem(CHECK_FORMATS, "junit")
     result = invoke("check", "--format", "junit", "samples/short-classic.log")
     assert result.exit_code == 2
-    assert "'junit' is not one of 'text', 'json', 'github'." in result.output
-    assert "[text|json|github]" in invoke("check", "--help").output
+    assert "'junit' is not one of 'text', 'json', 'github', 'sarif', 'gitlab'." in result.output
+    assert "[text|json|github|sarif|gitlab]" in invoke("check", "--help").output
 
 
 def _lines(r: Request) -> Rendered:
@@ -179,7 +179,7 @@ def test_start_up_imports_no_library() -> None:
     *lines, loaded = out.splitlines()
     assert lines == ["kcref, version " + __import__("kcref").__version__]
     modules = loaded.split()
-    assert not [m for m in modules if not m.startswith(("kcref.cli", "kcref.model.status"))
+    assert not [m for m in modules if not m.startswith(("kcref.cli", "kcref.model.status", "kcref.model.version"))
                 and m not in ("kcref", "kcref.model")], modules
 
 

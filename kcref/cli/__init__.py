@@ -15,7 +15,7 @@ from .. import __version__
 
 __all__ = ["main"]
 
-COMMANDS = ("check", "fmt", "score", "show", "record", "report", "play", "rules", "completion")
+COMMANDS = ("check", "fmt", "score", "show", "record", "report", "play", "rules", "explain", "completion")
 """The commands, each the ``command`` of the module of ``kcref.cli`` of the same name."""
 
 

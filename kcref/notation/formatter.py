@@ -30,7 +30,7 @@ from typing import BinaryIO
 from ..files.discover import file_kind
 from ..files.inputs import STDIN, display_name, open_input
 from ..model.codes import UNREADABLE
-from ..model.diagnostics import Diagnostic
+from ..model.diagnostics import Diagnostic, printable
 from ..model.events import Event
 from .reader import Item, read_stream
 from .textlines import regular_size
@@ -47,6 +47,7 @@ class Mode(enum.Enum):
     PRINT = "print"
     CHECK = "check"
     WRITE = "write"
+    DIFF = "diff"
 
 
 class Outcome(enum.Enum):
@@ -57,7 +58,7 @@ class Outcome(enum.Enum):
     CANONICAL = "canonical"
     """The file is already in canonical form (CHECK, WRITE: nothing written)."""
     CHANGED = "changed"
-    """The file is not in canonical form: CHECK would reformat it, WRITE did."""
+    """The file is not in canonical form: CHECK and DIFF would reformat it, WRITE did."""
     ERRORS = "errors"
     """The file has syntax errors: left alone, its errors given to ``on_error``."""
     UNREADABLE = "unreadable"
@@ -163,13 +164,15 @@ def _same_content(a: BinaryIO, b: BinaryIO) -> bool:
 
 
 def format_file(path: str, mode: Mode = Mode.PRINT, spelling: Spelling = DEFAULT_SPELLING, *, on_error: Emit,
-                out: BinaryIO | None = None, stdin: BinaryIO | None = None) -> Outcome:
+                out: BinaryIO | None = None, stdin: BinaryIO | None = None, name: str | None = None) -> Outcome:
     """Format the log at ``path`` (``-`` reads ``stdin``, by default standard input).
 
     PRINT writes the canonical text to ``out`` once the whole file has been read without an
-    error; CHECK only says whether the file is canonical; WRITE rewrites the file in place when
-    it is not (see :func:`rewrite`). Errors go to ``on_error`` as they are read; a file with
-    errors is never printed or rewritten.
+    error; CHECK only says whether the file is canonical; DIFF writes to ``out`` a unified diff
+    from the file to its canonical form (nothing when it is canonical); WRITE rewrites the file
+    in place when it is not (see :func:`rewrite`). Errors go to ``on_error`` as they are read; a
+    file with errors is never printed, diffed or rewritten. ``name`` is what messages call the
+    file (by default its path, or ``<stdin>``).
     """
     if mode is Mode.WRITE:
         return rewrite(path, spelling, on_error=on_error)
@@ -177,10 +180,13 @@ def format_file(path: str, mode: Mode = Mode.PRINT, spelling: Spelling = DEFAULT
     if isinstance(opened, Diagnostic):
         on_error(opened)
         return Outcome.UNREADABLE
+    name = name or display_name(path)
     try:
         if mode is Mode.PRINT:
-            return _print(opened, display_name(path), spelling, on_error, out)
-        return _check(opened, path, spelling, on_error)
+            return _print(opened, name, spelling, on_error, out)
+        if mode is Mode.DIFF:
+            return _diff(opened, name, spelling, on_error, out)
+        return _check(opened, path, name, spelling, on_error)
     finally:
         if path != STDIN:
             opened.close()
@@ -203,9 +209,8 @@ def _print(stream: BinaryIO, name: str, spelling: Spelling, on_error: Emit, out:
     return Outcome.PRINTED
 
 
-def _check(stream: BinaryIO, path: str, spelling: Spelling, on_error: Emit) -> Outcome:
+def _check(stream: BinaryIO, path: str, name: str, spelling: Spelling, on_error: Emit) -> Outcome:
     run = _Run(on_error)
-    name = display_name(path)
     if path != STDIN and regular_size(stream) is not None:
         with open(path, "rb") as original:
             compare = _Compare(original)
@@ -224,6 +229,41 @@ def _check(stream: BinaryIO, path: str, spelling: Spelling, on_error: Emit) -> O
     if run.outcome is not None:
         return run.outcome
     return Outcome.CANONICAL if same else Outcome.CHANGED
+
+
+def _diff(stream: BinaryIO, name: str, spelling: Spelling, on_error: Emit, out: BinaryIO | None) -> Outcome:
+    """DIFF: a unified diff needs both texts whole, so this mode (alone) holds the file in memory."""
+    import difflib
+
+    run = _Run(on_error)
+    original = stream.read()
+    canonical = b"".join(run.chunks(read_stream(io.BytesIO(original), name, trivia=True), spelling))
+    if run.outcome is not None:
+        return run.outcome
+    if canonical == original:
+        return Outcome.CANONICAL
+    # The file has been read without error, so it is UTF-8; only its name is made printable
+    # (the lines are the patch itself, as printed text is the log itself).
+    label = printable(name)
+    lines = difflib.unified_diff(diff_lines(original.decode("utf-8")), diff_lines(canonical.decode("utf-8")),
+                                 label, label)
+    if out is not None:
+        for line in lines:
+            if not line.endswith("\n"):
+                line += "\n\\ No newline at end of file\n"
+            out.write(line.encode("utf-8"))
+        out.flush()
+    return Outcome.CHANGED
+
+
+def diff_lines(text: str) -> list[str]:
+    """``text`` cut after each line feed only (``str.splitlines`` would also cut at a form feed,
+    a vertical tab or a line separator, which a log line may hold)."""
+    parts = text.split("\n")
+    lines = [part + "\n" for part in parts[:-1]]
+    if parts[-1]:
+        lines.append(parts[-1])
+    return lines
 
 
 def is_read_only(path: str, st: os.stat_result) -> bool:

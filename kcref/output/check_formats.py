@@ -1,4 +1,5 @@
-"""Print check results for people (text) and machines (JSON, GitHub workflow commands, JUnit).
+"""Print check results for people (text) and machines (JSON, GitHub workflow commands, JUnit,
+SARIF, GitLab Code Quality).
 
 A printer is told of each file as it starts, of each diagnostic as it is found, and of each
 file's report when it ends, so every format streams while a large log is checked (JUnit,
@@ -238,6 +239,109 @@ class JunitPrinter(Printer):
         self.out.write("</testsuites>\n")
 
 
+SARIF_LEVELS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
+"""A severity as a SARIF result's ``level``."""
+
+SARIF_SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
+
+
+def artifact_uri(path: str) -> dict[str, str]:
+    """A SARIF ``artifactLocation`` for a path as given: a relative path is a URI reference
+    relative to ``%SRCROOT%`` (the checkout, for GitHub code scanning), percent-escaped, with
+    forward slashes; an absolute one a ``file:`` URI."""
+    import os
+    from urllib.parse import quote
+
+    from ..files.inputs import STDIN_NAME
+
+    if path == STDIN_NAME:
+        return {"uri": quote(path)}
+    if os.path.isabs(path):
+        return {"uri": "file://" + quote(path.replace(os.sep, "/"))}
+    return {"uri": quote(os.path.normpath(path).replace(os.sep, "/")), "uriBaseId": "%SRCROOT%"}
+
+
+class SarifPrinter(Printer):
+    """SARIF 2.1.0 (GitHub code scanning): one run whose results stream as they are found, then
+    the tool and its rules (each code met, with its help text: the order of a JSON object's
+    members carries no meaning)."""
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        self.written = 0
+        self.codes: set[str] = set()
+
+    def diagnostic(self, d: Diagnostic) -> None:
+        if not self.shown(d):
+            return
+        location: dict[str, object] = {"artifactLocation": artifact_uri(d.path)}
+        if d.line >= 1:
+            location["region"] = {"startLine": d.line, "startColumn": max(d.column, 1)}
+        result = {"ruleId": d.code, "level": SARIF_LEVELS[d.severity], "message": {"text": d.message},
+                  "locations": [{"physicalLocation": location}]}
+        self.out.write(('{\n  "$schema": "' + SARIF_SCHEMA + '",\n  "version": "2.1.0",\n  "runs": [{\n'
+                        '    "columnKind": "unicodeCodePoints",\n    "results": [' if not self.written else ",")
+                       + "\n      " + json_text(result, level=3))
+        self.written += 1
+        self.codes.add(d.code)
+
+    def finish(self, reports: Sequence[FileReport]) -> None:
+        from ..model.version import VERSION
+        from .explain_text import rule_descriptor
+
+        if not self.written:
+            self.out.write('{\n  "$schema": "' + SARIF_SCHEMA + '",\n  "version": "2.1.0",\n  "runs": [{\n'
+                           '    "columnKind": "unicodeCodePoints",\n    "results": [')
+        driver = {"name": "kcref", "version": VERSION, "semanticVersion": VERSION,
+                  "informationUri": "https://pypi.org/project/kcref/",
+                  "rules": [rule_descriptor(code) for code in sorted(self.codes)]}
+        self.out.write(("\n    ]" if self.written else "]") + ',\n    "tool": '
+                       + json_text({"driver": driver}, level=2) + "\n  }]\n}\n")
+
+
+GITLAB_SEVERITIES = {Severity.ERROR: "major", Severity.WARNING: "minor", Severity.INFO: "info"}
+"""A severity as a GitLab Code Quality ``severity`` (of info, minor, major, critical, blocker)."""
+
+
+def fingerprint(d: Diagnostic, occurrence: int) -> str:
+    """A GitLab finding's fingerprint: a hash of the path, the code, the message, the source
+    line's text (trimmed) and ``occurrence``, the number of identical findings before it in the
+    file. The line number is left out, so that a finding keeps its fingerprint when lines are
+    added or removed above it; the occurrence keeps two identical findings apart."""
+    import hashlib
+    import json
+
+    key = json.dumps([d.path, d.code, d.message, d.source.strip(), occurrence], ensure_ascii=True)
+    return hashlib.sha256(key.encode("ascii")).hexdigest()
+
+
+class GitlabPrinter(Printer):
+    """GitLab Code Quality: a JSON array of findings (description, check_name, fingerprint,
+    severity, location with path and first line), streamed as found."""
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        self.written = 0
+        self.seen: dict[tuple[str, str, str], int] = {}
+
+    def start_file(self, path: str) -> None:
+        self.seen.clear()
+
+    def diagnostic(self, d: Diagnostic) -> None:
+        if not self.shown(d):
+            return
+        key = (d.code, d.message, d.source.strip())
+        occurrence = self.seen[key] = self.seen.get(key, -1) + 1
+        finding = {"description": f"{d.code} {d.message}", "check_name": d.code,
+                   "fingerprint": fingerprint(d, occurrence), "severity": GITLAB_SEVERITIES[d.severity],
+                   "location": {"path": d.path, "lines": {"begin": max(d.line, 1)}}}
+        self.out.write(("[" if not self.written else ",") + "\n  " + json_text(finding, level=1))
+        self.written += 1
+
+    def finish(self, reports: Sequence[FileReport]) -> None:
+        self.out.write("\n]\n" if self.written else "[]\n")
+
+
 @functools.cache
 def _not_xml() -> re.Pattern[str]:
     """Characters that XML 1.0 does not allow anywhere, even as references (compiled when first
@@ -274,5 +378,7 @@ CHECK_FORMATS: dict[str, CheckFormat] = {f.name: f for f in (
     CheckFormat("json", JsonPrinter, "one JSON object: the diagnostics, each file's counts, the summary"),
     CheckFormat("github", GithubPrinter, "GitHub Actions: a group per file, a workflow command per message"),
     CheckFormat("junit", JunitPrinter, "JUnit XML: a test suite per file, a test case per hand"),
+    CheckFormat("sarif", SarifPrinter, "SARIF 2.1.0 for GitHub code scanning: results with locations, rules with help"),
+    CheckFormat("gitlab", GitlabPrinter, "GitLab Code Quality JSON: a finding per message, with a stable fingerprint"),
 )}
 """The formats by name, in the order the help lists them."""

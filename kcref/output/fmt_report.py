@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import BinaryIO, NamedTuple
 
-from ..files.inputs import Found, Inputs, Problem, display_name, problem_diagnostic
+from ..files.inputs import STDIN, Found, Inputs, Problem, display_name, problem_diagnostic
 from ..model.diagnostics import Diagnostic, printable
 from ..model.status import ExitStatus
 from ..notation.formatter import Mode, Outcome, format_file
@@ -30,12 +30,14 @@ OUTCOME_STATUS = {Outcome.UNREADABLE: ExitStatus.USAGE, Outcome.ERRORS: ExitStat
 """The exit status a file's outcome calls for (any other outcome: OK, but CHANGED under CHECK: FOUND)."""
 
 
-def run_fmt(inputs: Inputs, mode: Mode, spelling: Spelling, out: BinaryIO, say: Say) -> ExitStatus:
-    """Format ``inputs`` in ``mode``: canonical text on ``out`` (PRINT), and on ``say`` the
-    errors, what was or would be reformatted, and what could not be written.
+def run_fmt(inputs: Inputs, mode: Mode, spelling: Spelling, out: BinaryIO, say: Say,
+            stdin_name: str | None = None) -> ExitStatus:
+    """Format ``inputs`` in ``mode``: canonical text (PRINT) or a unified diff (DIFF) on ``out``,
+    and on ``say`` the errors, what was or would be reformatted, and what could not be written.
+    ``stdin_name`` names standard input in all of these (by default ``<stdin>``).
 
     Returns USAGE if a file could not be read or rewritten, FOUND if a file has syntax errors
-    or (CHECK) is not canonical, else OK.
+    or (CHECK, DIFF) is not canonical, else OK.
     """
     status = ExitStatus.OK
 
@@ -48,16 +50,17 @@ def run_fmt(inputs: Inputs, mode: Mode, spelling: Spelling, out: BinaryIO, say: 
             status = ExitStatus.USAGE
         if not isinstance(entry, Found):
             continue  # a file skipped has had its word
-        name = printable(display_name(entry.path))
+        given = stdin_name if stdin_name and entry.path == STDIN else display_name(entry.path)
+        name = printable(given)
         try:
-            outcome = format_file(entry.path, mode, spelling, on_error=error, out=out)
+            outcome = format_file(entry.path, mode, spelling, on_error=error, out=out, name=given)
         except OSError as exc:
             say(f"{name}: cannot write: {exc.strerror or exc}; the file is unchanged")
             status = ExitStatus.USAGE
             continue
         status = max(status, OUTCOME_STATUS.get(outcome, ExitStatus.OK))
         if outcome is Outcome.CHANGED:
-            say(f"{'would reformat' if mode is Mode.CHECK else 'reformatted'} {name}")
-            if mode is Mode.CHECK:
+            say(f"{'reformatted' if mode is Mode.WRITE else 'would reformat'} {name}")
+            if mode in (Mode.CHECK, Mode.DIFF):
                 status = max(status, ExitStatus.FOUND)
     return status

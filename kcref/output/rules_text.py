@@ -1,8 +1,16 @@
-"""Describe presets and options in words: ``kcref rules`` and the table in ``docs/rules.md``."""
+"""Describe presets, options and rulings in words: ``kcref rules`` and the table in ``docs/rules.md``.
+
+The rulings are read from ``docs/rules.md`` itself, which ships inside the package as
+``kcref/output/pages/rules.md`` (with ``codes.md`` and the grammar's page: in a checkout each is a
+symbolic link to the page in ``docs/`` or ``grammar/``, and a built package holds a copy).
+"""
 
 from __future__ import annotations
 
 import enum
+import functools
+import re
+import textwrap
 from dataclasses import fields
 from typing import Any
 
@@ -39,12 +47,38 @@ def options_table(fmt: str = "simple") -> str:
     return tabulate(rows, headers, tablefmt=fmt)
 
 
+def page(name: str) -> str:
+    """A documentation page shipped with the package (``rules.md``, ``codes.md``, ``grammar.md``)."""
+    from importlib.resources import files
+
+    return files("kcref.output").joinpath("pages", name).read_text(encoding="utf-8")
+
+
+_RULING = re.compile(r"^(\d+)\. (.*(?:\n {3,}\S.*)*)", re.M)
+WIDTH = 100
+"""Where the rulings are wrapped."""
+
+
+@functools.cache
+def rulings() -> dict[int, str]:
+    """The numbered rulings of ``docs/rules.md``, by number, each on one line (bold marks dropped)."""
+    return {int(m.group(1)): " ".join(m.group(2).replace("**", "").split()) for m in _RULING.finditer(page("rules.md"))}
+
+
+def ruling_text(number: int) -> str:
+    """One ruling, numbered and wrapped. Raises ``KeyError`` for a number that is not a ruling."""
+    return textwrap.fill(f"{number}. {rulings()[number]}", WIDTH, subsequent_indent="    ") + "\n"
+
+
 def overview() -> str:
-    """``kcref rules``: the presets, then the options."""
+    """``kcref rules``: the presets, the options, then the rulings."""
     presets = tabulate([[p.name, p.summary, p.source] for p in PRESETS], ["preset", "in short", "from"],
                        tablefmt="simple")
+    numbered = "".join(ruling_text(n) for n in rulings())
     return (f"{presets}\n\nPick a preset with [Rules \"NAME\"]; override one option with its own tag, "
-            f"e.g. [Draw \"start\"].\n\n{options_table()}\n\n{SEEDS_NOTE}\n")
+            f"e.g. [Draw \"start\"].\n\n{options_table()}\n\n{SEEDS_NOTE}\n\n"
+            f"Rulings: what kcref decides where the seeds disagree or are silent (docs/rules.md says more;\n"
+            f"kcref rules N prints ruling N alone).\n\n{numbered}")
 
 
 def preset_detail(name: str) -> str:
