@@ -279,6 +279,15 @@ def test_exit_statuses(tmp_path: Path) -> None:
     assert p.returncode == 2
 
 
+def test_a_binary_file_still_makes_a_page(tmp_path: Path) -> None:
+    log = tmp_path / "night.log"
+    log.write_bytes(COMMERCIAL.read_bytes().replace(b"Club night", b"Club\x00night"))
+    p = run("report", str(log), "-o", str(tmp_path / "night.html"))
+    assert p.returncode == 2, p.stderr  # as kcref check: a file that is not a log cannot be read
+    page = (tmp_path / "night.html").read_text(encoding="utf-8")
+    assert "KC003" in page and "binary file" in page and "\x00" not in page
+
+
 def test_target_path(tmp_path: Path) -> None:
     assert target_path(str(tmp_path)) == str(tmp_path / "report.html")
     assert target_path(str(tmp_path / "x.html")) == str(tmp_path / "x.html")
@@ -382,7 +391,8 @@ HOSTILE_TEXTS = ["</script><script>alert(1)</script>", "<!--", "-->", "]]>", "<!
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.lists(st.sampled_from(HOSTILE_TEXTS) | st.text(max_size=12), min_size=1, max_size=4))
 def test_any_tag_or_comment_stays_text(tmp_path: Path, pieces: list[str]) -> None:
-    text = "".join(pieces).replace("\n", " ").replace("\r", " ").replace('"', "'").replace("\\", "/")
+    # A NUL makes the file binary (KC003: no hands at all), which another test covers.
+    text = "".join(pieces).replace("\n", " ").replace("\r", " ").replace('"', "'").replace("\\", "/").replace("\x00", " ")
     log = COMMERCIAL.read_text(encoding="utf-8").replace("Club night", text).replace(
         "# Fran counted the pot before Eli swept it up:", f"# {text}")
     path = tmp_path / "night.log"
