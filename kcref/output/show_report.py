@@ -4,11 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from ..files.inputs import STDIN, Inputs, display_name, open_input, problem_diagnostic
-from ..model.diagnostics import Diagnostic, printable
-from ..notation.reader import read_stream
+from ..files.inputs import Inputs, problem_diagnostic
+from ..model.diagnostics import printable
 from .diagnostic_lines import format_text
-from .table_view import Unreadable, ViewStyle, locate, show
+from .table_view import Unreadable, ViewStyle, locate_path, show
 
 SHOW_FORMATS = ("text", "svg")
 """``--format``: the table drawn in text (the default), or as an SVG picture
@@ -55,15 +54,7 @@ def show_svg(path: str, hand: int | None = None, line: int | None = None) -> str
     from .replay_steps import dealing_state, stop_note
     from .table_svg import state_of, svg_text
 
-    opened = open_input(path)
-    if isinstance(opened, Diagnostic):
-        raise Unreadable(opened)
-    name = display_name(path)
-    try:
-        located = locate(read_stream(opened, name, trivia=True), name, hand, line)
-    finally:
-        if path != STDIN:
-            opened.close()
+    located = locate_path(path, hand, line)
     dealing = dealing_state(located.record, line) if line is not None else None
     if dealing is not None:
         return svg_text(dealing)

@@ -20,6 +20,7 @@ from ..engine.moves import in_order
 from ..engine.table import PILES, Table
 from ..model.cards import DECK, Card, Colour, Pile
 from ..model.diagnostics import printable
+from .table_view import status_text
 
 SVG_NS = "http://www.w3.org/2000/svg"
 CARD_W, CARD_H = 40, 56
@@ -82,15 +83,6 @@ class TableState(NamedTuple):
 def card_id(card: Card) -> str:
     """The symbol id of a card: ``c-10H``."""
     return f"c-{card}"
-
-
-def status_text(table: Table) -> str:
-    """Who is to play, or how the hand ended (as ``kcref show`` words it)."""
-    if table.winner is not None:
-        return f"{table.names[table.winner]} went out: the hand is over"
-    if table.blocked:
-        return "the hand is blocked: nobody can play"
-    return f"{table.name} to play"
 
 
 def state_of(table: Table, line: int | None = None, note: str = "") -> TableState:

@@ -181,7 +181,7 @@ def draw_table(located: Located, position: Position, style: ViewStyle) -> str:
         lines.append("".join(_pad(content, width) for _, content in row).rstrip())
     lines.append("")
     lines.extend(_players(t, style))
-    lines.append(_status(t))
+    lines.append(status_text(t))
     return "\n".join(lines) + "\n"
 
 
@@ -202,7 +202,8 @@ def _players(t: Table, style: ViewStyle) -> list[str]:
     return out
 
 
-def _status(t: Table) -> str:
+def status_text(t: Table) -> str:
+    """Who is to play, or how the hand ended."""
     if t.winner is not None:
         return f"{t.names[t.winner]} went out: the hand is over"
     if t.blocked:
@@ -234,10 +235,9 @@ def draw_dealing(located: Located, layout: Layout, style: ViewStyle) -> str:
     return "\n".join(lines) + "\n"
 
 
-def show(path: str, hand: int | None = None, line: int | None = None, style: ViewStyle = DEFAULT_VIEW,
-         stdin: BinaryIO | None = None) -> str:
-    """The whole output of ``kcref show`` for the log at ``path`` (``-`` reads ``stdin``, by
-    default standard input), which is read once.
+def locate_path(path: str, hand: int | None = None, line: int | None = None, stdin: BinaryIO | None = None) -> Located:
+    """The hand of the log at ``path`` that ``hand`` or ``line`` names (see :func:`locate`); ``-``
+    reads ``stdin``, by default standard input, once.
 
     Raises ``Unreadable`` for a log that cannot be read, ``LookupError`` for a hand or line not there.
     """
@@ -246,10 +246,20 @@ def show(path: str, hand: int | None = None, line: int | None = None, style: Vie
         raise Unreadable(opened)
     name = display_name(path)
     try:
-        located = locate(read_stream(opened, name, trivia=True), name, hand, line)
+        return locate(read_stream(opened, name, trivia=True), name, hand, line)
     finally:
         if path != STDIN:
             opened.close()
+
+
+def show(path: str, hand: int | None = None, line: int | None = None, style: ViewStyle = DEFAULT_VIEW,
+         stdin: BinaryIO | None = None) -> str:
+    """The whole output of ``kcref show`` for the log at ``path`` (``-`` reads ``stdin``, by
+    default standard input), which is read once.
+
+    Raises ``Unreadable`` for a log that cannot be read, ``LookupError`` for a hand or line not there.
+    """
+    located = locate_path(path, hand, line, stdin)
     record = located.record
     if line is not None and record.valid:
         layout = next((e for e in record.events if isinstance(e, Layout)), None)
