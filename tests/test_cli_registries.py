@@ -241,3 +241,19 @@ def test_show_input_says_why_there_is_no_table(tmp_path: Path) -> None:
         show_input(resolve([str(tmp_path)], one_file=True), None, None, ViewStyle())
     assert show_input(resolve([str(ROOT / "samples" / "classic-night.log")], one_file=True), 1, None,
                       ViewStyle(ascii=True))
+
+
+def test_completion_of_presets_and_option_tags() -> None:
+    from kcref.model.options import OPTION_TAGS_BY_NAME, PRESETS_BY_NAME
+
+    presets = [(p.name, p.summary) for p in PRESETS_BY_NAME.values()]
+    assert complete(["rules"], "") == presets
+    assert complete(["play", "--rules"], "c") == [p for p in presets if p[0].startswith("c")]
+    assert complete(["record", "x.log", "--rules"], "fam") == [p for p in presets if p[0] == "family"]
+    draw = OPTION_TAGS_BY_NAME["draw"]
+    assert ("Draw=", draw.description) in complete(["play", "--option"], "")
+    assert complete(["play", "--option"], "dr") == [("Draw=", draw.description), ("DrawnKing=", OPTION_TAGS_BY_NAME["drawnking"].description)]
+    assert [v for v, _ in complete(["record", "x.log", "--option"], "Draw=s")] == ["Draw=start", "Draw=stuck"]
+    assert [v for v, _ in complete(["play", "--option"], "Scoring=p")] == ["Scoring=penalty", "Scoring=pips"]
+    assert complete(["play", "--option"], "Chips=") == []  # a whole number: nothing to offer
+    assert complete(["play", "--option"], "Nonsense=") == []

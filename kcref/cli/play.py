@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
 
 import click
 
 from .common import Failed
-from .registry import Described, Entry, RegistryChoice, RegistryOption, first_clause
+from .registry import Described, Entry, PresetName, RegistryChoice, RegistryOption, TagValue, first_clause
 
 
 def bots() -> Iterable[Described]:
@@ -18,24 +17,11 @@ def bots() -> Iterable[Described]:
     return [Entry(name, first_clause(type(bot).__doc__)) for name, bot in BOTS.items()]
 
 
-class TagValue(click.ParamType[tuple[str, str]]):
-    """``TAG=VALUE``: a rule option as its log tag would set it."""
-
-    name = "TAG=VALUE"
-
-    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> tuple[str, str]:
-        if isinstance(value, tuple):
-            return value
-        tag, sep, text = str(value).partition("=")
-        if not sep or not tag.strip():
-            raise click.BadParameter(f"'{value}' is not TAG=VALUE", ctx=ctx, param=param, param_hint="--option")
-        return tag.strip(), text.strip()
-
-
 @click.command("play")
 @click.option("--players", "-n", type=click.IntRange(2, 6), default=3, show_default=True,
               help="How many players (named Ann, Bob, Cy, Dee, Eve, Fay).")
-@click.option("--rules", "rules_name", default="classic", show_default=True, help="The rules preset.")
+@click.option("--rules", "rules_name", type=PresetName(), default="classic", show_default=True,
+              help="The rules preset.")
 @click.option("--option", "options", type=TagValue(), multiple=True, metavar="TAG=VALUE",
               help="Override one rule option, as its log tag would (repeatable), e.g. Draw=start.")
 @click.option("--seed", type=int, default=0, show_default=True, help="The seed: the same seed gives the same log.")

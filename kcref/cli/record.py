@@ -9,27 +9,21 @@ from typing import TYPE_CHECKING
 import click
 
 from .common import Failed
+from .registry import PresetName, TagValue
 
 if TYPE_CHECKING:
     from ..referee.live import LiveLog
 
 
-def _tag_option(text: str) -> tuple[str, str]:
-    name, equals, value = text.partition("=")
-    if not equals or not name.strip():
-        raise click.BadParameter(f"expected TAG=VALUE, got {text!r}", param_hint="--option")
-    return name.strip(), value
-
-
 @click.command("record")
 @click.argument("file", type=click.Path(dir_okay=False, allow_dash=False))
 @click.option("--players", help='The players in seat order, P1 first: "Ann, Bob, Cy" (a Players tag).')
-@click.option("--rules", help="The rules preset (a Rules tag): classic, commercial or family.")
-@click.option("--option", "options", multiple=True, metavar="TAG=VALUE",
+@click.option("--rules", type=PresetName(), help="The rules preset (a Rules tag): classic, commercial or family.")
+@click.option("--option", "options", type=TagValue(), multiple=True, metavar="TAG=VALUE",
               help="A rule option tag, e.g. Draw=start (repeatable; kcref rules lists them).")
 @click.option("--ascii", "plain", is_flag=True, help="Suit letters instead of symbols, and no colour.")
 @click.pass_context
-def command(ctx: click.Context, file: str, players: str | None, rules: str | None, options: tuple[str, ...],
+def command(ctx: click.Context, file: str, players: str | None, rules: str | None, options: tuple[tuple[str, str], ...],
             plain: bool) -> None:
     """Keep the log at the table: type each line as it is played, judged at once.
 
@@ -54,7 +48,7 @@ def command(ctx: click.Context, file: str, players: str | None, rules: str | Non
     if file == "-":
         raise click.UsageError("record writes a log file: give its path (standard input holds the lines to record)")
     given = (("Players", players), ("Rules", rules))
-    tags = [(name, value) for name, value in given if value is not None] + [_tag_option(o) for o in options]
+    tags = [(name, value) for name, value in given if value is not None] + list(options)
     interactive = sys.stdin.isatty() and sys.stdout.isatty()
     style = view_style(plain=plain, full=False, terminal=interactive and sys.stdout.isatty(), environ=os.environ)
     source_for: Callable[[LiveLog], LineSource]

@@ -88,3 +88,46 @@ class RegistryOption(click.Option):
     @help.setter
     def help(self, value: str | None) -> None:
         self._help = value
+
+
+class TagValue(click.ParamType[tuple[str, str]]):
+    """``TAG=VALUE``: a rule option as its log tag would set it (judged where the tag is read).
+    Completion offers the option tags, then the values of the one typed."""
+
+    name = "TAG=VALUE"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> tuple[str, str]:
+        if isinstance(value, tuple):
+            return value
+        tag, sep, text = str(value).partition("=")
+        if not sep or not tag.strip():
+            self.fail(f"'{value}' is not TAG=VALUE", param, ctx)
+        return tag.strip(), text.strip()
+
+    def shell_complete(self, ctx: click.Context, param: click.Parameter, incomplete: str) -> list[CompletionItem]:
+        from ..model.options import OPTION_TAGS, OPTION_TAGS_BY_NAME
+
+        tag, sep, text = incomplete.partition("=")
+        if not sep:
+            return [CompletionItem(f"{t.tag}=", help=t.description) for t in OPTION_TAGS
+                    if t.tag.lower().startswith(tag.lower())]
+        spec = OPTION_TAGS_BY_NAME.get(tag.strip().lower())
+        if spec is None:
+            return []
+        return [CompletionItem(f"{tag}={value}", help=spec.description) for value in spec.choices
+                if value.startswith(text.lower())]
+
+
+class PresetName(click.ParamType[str]):
+    """The name of a rules preset, judged where it is used (with a did-you-mean); completion
+    offers the presets, each with its summary."""
+
+    name = "PRESET"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> str:
+        return str(value)
+
+    def shell_complete(self, ctx: click.Context, param: click.Parameter, incomplete: str) -> list[CompletionItem]:
+        from ..model.options import PRESETS
+
+        return [CompletionItem(p.name, help=p.summary) for p in PRESETS if p.name.startswith(incomplete.lower())]

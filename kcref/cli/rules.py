@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import click
 
+from .registry import PresetName
+
 
 @click.command("rules")
-@click.argument("preset", required=False, metavar="[PRESET|N]")
+@click.argument("preset", type=PresetName(), required=False, metavar="[PRESET|N]")
 def command(preset: str | None) -> None:
     """List the rule presets, options and rulings, or show one PRESET in full, or one ruling by
     its number.

@@ -124,6 +124,13 @@ class OptionTag(NamedTuple):
         """The accepted values, in words, for help text and error messages."""
         return self.accepted if isinstance(self.accepted, str) else self.accepted()
 
+    @property
+    def choices(self) -> tuple[str, ...]:
+        """The accepted values one by one, where they are a list of words (``end | start``);
+        none where they are described (``a whole number``)."""
+        words = self.values.split(" | ")
+        return tuple(words) if all(w.isidentifier() for w in words) else ()
+
 
 def _enum_parser(cls: type[enum.Enum]) -> Callable[[str], object]:
     def parse(text: str) -> object:
