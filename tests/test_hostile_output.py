@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import re
@@ -30,7 +29,7 @@ from kcref.model.diagnostics import (
 )
 from kcref.output.check_formats import xml_safe
 from kcref.output.diagnostic_lines import format_github, format_text
-from tests.util import ROOT
+from tests.util import ROOT, working_directory
 
 ESC_TITLE = "\x1b]0;PWNED\x07"
 BIDI = "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f\u061c"
@@ -166,7 +165,7 @@ def test_no_line_starts_a_command() -> None:
 def test_show_hint_is_one_shell_word(tmp_path: Path) -> None:
     name = "it's a $(rm -rf) \x1b[31m night.log"
     (tmp_path / name).write_bytes((ROOT / "samples" / "invalid" / "illegal-plays.log").read_bytes())
-    with contextlib.chdir(tmp_path):
+    with working_directory(tmp_path):
         result = CliRunner().invoke(main, ["check", name])
     hints = [line for line in result.output.splitlines() if "= the table then" in line]
     assert len(hints) == 4
@@ -211,7 +210,7 @@ def github_commands(out: str) -> list[tuple[str, dict[str, str], str]]:
 def test_github_file_name_with_newlines(tmp_path: Path) -> None:
     name = "nl\n::error title=INJECTED::pwned\n.log"
     (tmp_path / name).write_text('[Players "Ann, Bob"]\nhand 1\nlayout N:8H E:7C S:KD W:9S\nBob: pa\n', encoding="utf-8")
-    with contextlib.chdir(tmp_path):
+    with working_directory(tmp_path):
         result = CliRunner().invoke(main, ["check", "--format", "github", name])
     assert result.exit_code == 1
     commands = github_commands(result.output)
@@ -225,7 +224,7 @@ def test_github_file_name_with_newlines(tmp_path: Path) -> None:
 def test_github_escapes_the_group_title(tmp_path: Path) -> None:
     name = "::stop-commands::t 100% ,x.log"
     (tmp_path / name).write_text('[Players "Ann, Bob"]\n', encoding="utf-8")
-    with contextlib.chdir(tmp_path):
+    with working_directory(tmp_path):
         result = CliRunner().invoke(main, ["check", "--format", "github", name])
     lines = result.output.split("\n")
     assert lines[0] == "::group::kcref check ::stop-commands::t 100%25 ,x.log"
@@ -242,7 +241,7 @@ def test_junit_is_valid_xml_with_hostile_text(tmp_path: Path) -> None:
     value = bad.replace('"', "")
     (tmp_path / name).write_text(f'[Players "Ann, Bob"]\n[Rules "{value}"]\n# {bad}\nhand 1\nlayout N:8H E:7C S:KD W:9S\n'
                                  f"Bob: {bad}\n", encoding="utf-8")
-    with contextlib.chdir(tmp_path):
+    with working_directory(tmp_path):
         result = CliRunner().invoke(main, ["check", "--format", "junit", name])
     assert result.exit_code == 1
     assert_clean(result.output)
@@ -326,7 +325,7 @@ def write_logs(folder: Path, file_name: str, logs: list[str]) -> list[str]:
 
 
 def run_check(folder: Path, names: list[str], fmt: str) -> str:
-    with contextlib.chdir(folder):
+    with working_directory(folder):
         result = CliRunner().invoke(main, ["check", "--format", fmt, "--", *names])
     assert result.exit_code == 1, result.output
     # Strict decoding: the printer wrote only what UTF-8 can carry.

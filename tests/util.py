@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -30,3 +32,14 @@ def shell_env(folder: Path) -> dict[str, str]:
     for name in ("GITHUB_ACTIONS", "NO_COLOR"):
         env.pop(name, None)
     return env
+
+
+@contextlib.contextmanager
+def working_directory(path: Path) -> Iterator[None]:
+    """``contextlib.chdir`` (Python 3.11) for the 3.10 the package supports."""
+    before = os.getcwd()
+    os.chdir(path)
+    try:
+        yield
+    finally:
+        os.chdir(before)
