@@ -124,3 +124,23 @@ def test_progress_bar_on_a_terminal(nights: Path, monkeypatch: pytest.MonkeyPatc
     with_bar = CliRunner().invoke(main, ["check", str(nights)])
     assert "checking" in with_bar.stderr
     assert with_bar.stdout == plain.stdout and with_bar.exit_code == plain.exit_code == 1
+
+
+ILLEGAL = str(ROOT / "samples" / "invalid" / "illegal-plays.log")
+
+
+def test_exit_zero_passes_errors_but_not_unreadable_files(tmp_path: Path) -> None:
+    code, out = run("check", ILLEGAL, "--exit-zero")
+    assert code == 0 and "error KC301" in out
+    assert run("check", ILLEGAL)[1] == out
+    assert run("check", str(tmp_path / "missing.log"), "--exit-zero")[0] == 2
+
+
+def test_output_file_holds_what_standard_output_would(tmp_path: Path) -> None:
+    target = tmp_path / "results.json"
+    code, out = run("check", ILLEGAL, "--format", "json", "--output-file", str(target))
+    assert code == 1 and out == ""
+    assert target.read_text(encoding="utf-8") == run("check", ILLEGAL, "--format", "json")[1]
+    code, out = run("check", ILLEGAL, "-o", str(tmp_path / "no" / "such" / "folder.txt"))
+    assert code == 2 and "--output-file" in out
+    assert list(tmp_path.iterdir()) == [target]
