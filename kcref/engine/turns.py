@@ -143,17 +143,19 @@ def _ante(t: Table, stacks: Sequence[int] | None, pot: int) -> None:
     options = t.options
     chips = options.scoring.chips
     assert chips is not None
-    t.stacks = list(stacks) if stacks is not None else chips.start(options, t.n, t.dealer)
-    t.pot = pot
+    t.stacks = own = list(stacks) if stacks is not None else chips.start(options, t.n, t.dealer)
     t.ante = ante = options.ante
-    own = t.stacks
-    for k in range(t.n):
-        seat = (t.dealer + 1 + k) % t.n
+    n, first = t.n, t.dealer + 1
+    for k in range(n):
+        seat = (first + k) % n
         if own[seat] >= ante:  # the ante is no penalty: a note only for a stack it puts in debt
             own[seat] -= ante
-            t.pot += ante
+            pot += ante
         else:
+            t.pot = pot
             _pay(t, seat, ante, "", "", None)
+            pot = t.pot
+    t.pot = pot
 
 
 # --- the turn's phase ------------------------------------------------------------------------
@@ -708,14 +710,16 @@ def settle(t: Table) -> int:
         return 0
     options = t.options
     card, king = options.card_chips, options.king_chips
-    for k in range(1, t.n):
-        seat = (t.winner + k) % t.n
-        hand = t.holdings[seat]
+    n, winner, holdings, names = t.n, t.winner, t.holdings, t.names
+    for k in range(1, n):
+        seat = (winner + k) % n
+        hand = holdings[seat]
         known = hand.known
-        if not known and not hand.unknown:
+        unknown = hand.unknown
+        if not known and not unknown:
             continue
         kings = len(KINGS.intersection(known))
-        if hand.unknown:
+        if unknown:
             value = chip_value(options)
             chips = hand_value(t, seat, value)
             if chips is None:
@@ -724,8 +728,8 @@ def settle(t: Table) -> int:
                 assert chips is not None
         else:
             chips = card * (len(known) - kings) + king * kings  # what chip_value says, card by card
-        message = _cards_left_message(t.names[seat], len(known), hand.unknown, kings, card, king, chips)
-        _pay(t, seat, chips, "KC404", message, None)
+        _pay(t, seat, chips, "KC404", _cards_left_message(names[seat], len(known), unknown, kings, card, king, chips),
+             None)
     won = t.pot
     t.stacks[t.winner] += won
     t.pot = 0

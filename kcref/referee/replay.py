@@ -9,6 +9,7 @@ judged (a syntax or set-up error) is replayed up to that line, and a note says s
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
+from itertools import islice, takewhile
 from operator import itemgetter
 from typing import NamedTuple
 
@@ -27,7 +28,7 @@ from ..engine.values import hand_value
 from ..model.cards import Card, Pile
 from ..model.codes import BY_CODE, Severity
 from ..model.diagnostics import Diagnostic, diagnostic
-from ..model.events import Blocked, Deal, Layout, Reveal, Span, Turn
+from ..model.events import Blocked, Deal, Event, Layout, Reveal, Span, Turn
 from ..model.systems import CardValue
 from ..model.words import names_list
 from .grouping import Cut, HandRecord
@@ -70,6 +71,8 @@ class _Replay:
         self.seats = _seat_map(record.players)
         self.events = record.playable
         """The events the referee may judge: those before the hand's cut, if it has one."""
+        self.begin = 0
+        """The index in ``events`` of the first play line (a turn, blocked or reveal line), once started."""
 
     # --- reporting ---------------------------------------------------------------------------
 
@@ -115,7 +118,8 @@ class _Replay:
         deals: dict[int, tuple[Card, ...]] = {}
         layout: Layout | None = None
         seats = self.seats
-        for ev in self.events:
+        self.begin = len(self.events)
+        for i, ev in enumerate(self.events):
             kind = type(ev)
             if kind is Deal:
                 seat = seats.get(ev.player)  # type: ignore[union-attr]
@@ -125,6 +129,7 @@ class _Replay:
             elif kind is Layout:
                 layout = ev  # type: ignore[assignment]
             elif kind in (Turn, Blocked, Reveal):
+                self.begin = i
                 break
         if layout is None:
             return 0  # the layout lies past the cut (the set-up checks refuse a hand without one)
@@ -196,9 +201,10 @@ class _Replay:
         # Turn lines, nearly every line judged, are judged here without a call of their own.
         judges = {Blocked: self.blocked, Reveal: self.reveal}
         seats = self.seats
-        for ev in self.events:
-            if until is not None and ev.span.line > until:
-                break
+        events: Iterator[Event] = islice(self.events, self.begin, None)  # start read those before it
+        if until is not None:
+            events = takewhile(lambda ev: ev.span.line <= until, events)
+        for ev in events:
             kind = type(ev)
             if kind is Turn:
                 seat = seats.get(ev.player)  # type: ignore[union-attr]
