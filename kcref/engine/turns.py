@@ -370,11 +370,17 @@ def _draw(t: Table, action: Draw) -> None:
     if deck is not None:
         deck.pop()
     t.stock -= 1
-    _take_drawn(t, card)
+    if card is not None and card.rank is not KING:
+        # Nearly every turn draws, most often a known card that is no King: it goes to hand
+        # here, as _take_drawn would put it, without the call.
+        t.holdings[t.player].known.add(card)
+        t.seen.add(card)
+    else:
+        _take_drawn(t, card)
     t.drawn = True
     t.draw_step = t.step
     if pol.draw_ends_turn:
-        t.close(_DRAWN)
+        t.closed, t.guarded = _DRAWN, True  # t.close(_DRAWN), inline for the same reason
 
 
 def _check_stuck(t: Table) -> None:
