@@ -252,14 +252,18 @@ def play_turn(t: Table, seat: int, actions: Sequence[Action]) -> None:
             # Anything else goes to _play_card, which judges it in full from the same table.
             card, pile = action
             dest = piles[pile]
-            if card in (FITS_ON[dest[-1]] if dest else _STARTS[pile]) and card in known:
-                known.remove(card)
-                dest.append(card)
-                t.plays += 1
-                if len(dest) == 13 or not known:
-                    _after_play(t, hand, pile)
-                t.step += 1
-                continue
+            if card in (FITS_ON[dest[-1]] if dest else _STARTS[pile]):
+                try:
+                    known.remove(card)  # held: the one lookup in hand (no ``card in known`` first)
+                except KeyError:
+                    pass  # not known to be held: _play_card judges it
+                else:
+                    dest.append(card)
+                    t.plays += 1
+                    if len(dest) == 13 or not known:
+                        _after_play(t, hand, pile)
+                    t.step += 1
+                    continue
         handler = _HANDLERS.get(type(action))
         if handler is None:
             handler = _handler(action)
