@@ -24,13 +24,17 @@ class Carried(NamedTuple):
     """Chips already in the pot."""
 
 
+_NOTHING = Carried(None, 0)
+"""What a hand starts with where the system keeps no stacks (one record, shared: it is immutable)."""
+
+
 def carry_in(options: Options, players: Sequence[str], dealer: int,
              stacks: Mapping[str, int] | None, pot: int) -> Carried:
     """What a hand under ``options`` starts with, given the ``stacks`` (by name) and ``pot``
     carried from earlier hands; both are ignored where the system does not keep stacks."""
     chips = options.scoring.chips
     if chips is None or not chips.kept:
-        return Carried(None, 0)
+        return _NOTHING
     if stacks is None:
         return Carried(None, pot)
     fresh = chips.start(options, len(players), dealer)

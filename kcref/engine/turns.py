@@ -143,17 +143,19 @@ def _ante(t: Table, stacks: Sequence[int] | None, pot: int) -> None:
     options = t.options
     chips = options.scoring.chips
     assert chips is not None
-    t.stacks = list(stacks) if stacks is not None else chips.start(options, t.n, t.dealer)
-    t.pot = pot
+    t.stacks = own = list(stacks) if stacks is not None else chips.start(options, t.n, t.dealer)
     t.ante = ante = options.ante
-    own = t.stacks
-    for k in range(t.n):
-        seat = (t.dealer + 1 + k) % t.n
+    n, first = t.n, t.dealer + 1
+    for k in range(n):
+        seat = (first + k) % n
         if own[seat] >= ante:  # the ante is no penalty: a note only for a stack it puts in debt
             own[seat] -= ante
-            t.pot += ante
+            pot += ante
         else:
+            t.pot = pot
             _pay(t, seat, ante, "", "", None)
+            pot = t.pot
+    t.pot = pot
 
 
 # --- the turn's phase ------------------------------------------------------------------------
@@ -250,14 +252,18 @@ def play_turn(t: Table, seat: int, actions: Sequence[Action]) -> None:
             # Anything else goes to _play_card, which judges it in full from the same table.
             card, pile = action
             dest = piles[pile]
-            if card in (FITS_ON[dest[-1]] if dest else _STARTS[pile]) and card in known:
-                known.remove(card)
-                dest.append(card)
-                t.plays += 1
-                if len(dest) == 13 or not known:
-                    _after_play(t, hand, pile)
-                t.step += 1
-                continue
+            if card in (FITS_ON[dest[-1]] if dest else _STARTS[pile]):
+                try:
+                    known.remove(card)  # held: the one lookup in hand (no ``card in known`` first)
+                except KeyError:
+                    pass  # not known to be held: _play_card judges it
+                else:
+                    dest.append(card)
+                    t.plays += 1
+                    if len(dest) == 13 or not known:
+                        _after_play(t, hand, pile)
+                    t.step += 1
+                    continue
         handler = _HANDLERS.get(type(action))
         if handler is None:
             handler = _handler(action)
@@ -368,11 +374,17 @@ def _draw(t: Table, action: Draw) -> None:
     if deck is not None:
         deck.pop()
     t.stock -= 1
-    _take_drawn(t, card)
+    if card is not None and card.rank is not KING:
+        # Nearly every turn draws, most often a known card that is no King: it goes to hand
+        # here, as _take_drawn would put it, without the call.
+        t.holdings[t.player].known.add(card)
+        t.seen.add(card)
+    else:
+        _take_drawn(t, card)
     t.drawn = True
     t.draw_step = t.step
     if pol.draw_ends_turn:
-        t.close(_DRAWN)
+        t.closed, t.guarded = _DRAWN, True  # t.close(_DRAWN), inline for the same reason
 
 
 def _check_stuck(t: Table) -> None:
@@ -708,14 +720,16 @@ def settle(t: Table) -> int:
         return 0
     options = t.options
     card, king = options.card_chips, options.king_chips
-    for k in range(1, t.n):
-        seat = (t.winner + k) % t.n
-        hand = t.holdings[seat]
+    n, winner, holdings, names = t.n, t.winner, t.holdings, t.names
+    for k in range(1, n):
+        seat = (winner + k) % n
+        hand = holdings[seat]
         known = hand.known
-        if not known and not hand.unknown:
+        unknown = hand.unknown
+        if not known and not unknown:
             continue
         kings = len(KINGS.intersection(known))
-        if hand.unknown:
+        if unknown:
             value = chip_value(options)
             chips = hand_value(t, seat, value)
             if chips is None:
@@ -724,8 +738,8 @@ def settle(t: Table) -> int:
                 assert chips is not None
         else:
             chips = card * (len(known) - kings) + king * kings  # what chip_value says, card by card
-        message = _cards_left_message(t.names[seat], len(known), hand.unknown, kings, card, king, chips)
-        _pay(t, seat, chips, "KC404", message, None)
+        _pay(t, seat, chips, "KC404", _cards_left_message(names[seat], len(known), unknown, kings, card, king, chips),
+             None)
     won = t.pot
     t.stacks[t.winner] += won
     t.pot = 0

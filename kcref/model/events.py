@@ -188,7 +188,8 @@ def read_turn(player: str, actions: tuple[Action, ...], span: Span, comment: str
     turn.comment = comment
     turn.cols = cols
     turn.drawn = drawn
-    return _made(turn, Turn)
+    turn.__class__ = Turn  # type: ignore[assignment]  # _made, inline: once a turn line
+    return turn  # type: ignore[return-value]
 
 
 class _DealDraft:

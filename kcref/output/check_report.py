@@ -16,13 +16,17 @@ from ..files.inputs import Found, Inputs, Problem, display_name
 from ..model.codes import Severity
 from ..model.status import ExitStatus
 from ..referee.pipeline import FileReport, check_file, check_inputs, problem_report
-from .check_formats import CHECK_FORMATS, Printer, failing
+from .check_formats import CHECK_FORMATS, JunitPrinter, Printer, failing
 
 Progress = Callable[[Iterable[FileReport], int], AbstractContextManager[Iterable[FileReport]]]
 """Shows the reports going by: given them and how many there are, gives them back (a progress bar)."""
 
 PROGRESS_FILES = 10
 """A progress bar is shown from this many files on."""
+
+TAKES_ALL: frozenset[type[Printer]] = frozenset({JunitPrinter})
+"""Printers whose ``diagnostic`` takes every diagnostic, shown or not (junit sorts them into
+test cases at the end of each file); every other printer does nothing with one it does not show."""
 
 
 def default_format(environ: Mapping[str, str]) -> str:
@@ -80,10 +84,13 @@ def _whole(inputs: Inputs, printer: Printer, jobs: int, count: int, progress: Pr
 def _streamed(inputs: Inputs, printer: Printer) -> list[FileReport]:
     """One file at a time: each hand's diagnostics print as soon as it is judged."""
     reports = []
+    # Under --quiet most diagnostics (a penalty on many turns) are not shown: the pipeline then
+    # only counts them, without fetching their source lines or handing them to the printer.
+    keep = printer.shown if printer.quiet and type(printer) not in TAKES_ALL else None
     for entry in inputs.entries:
         if isinstance(entry, Found):
             printer.start_file(display_name(entry.path))
-            report = check_file(entry.path, keep_hands=False, emit=printer.diagnostic)
+            report = check_file(entry.path, keep_hands=False, emit=printer.diagnostic, keep=keep)
             printer.end_file(report)
             reports.append(report)
         elif isinstance(entry, Problem):

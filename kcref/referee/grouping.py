@@ -29,6 +29,8 @@ from ..notation.lexicon import KEYWORDS, NAME_RE
 from ..notation.reader import Item
 
 NAME = re.compile(NAME_RE)
+_new = object.__new__
+_set = object.__setattr__
 MAX_HAND_ITEMS = 20_000
 """A hand holding more lines and actions than this is not refereed past that point (KC505): no
 real hand comes near it, and it bounds the memory one hand can take."""
@@ -262,6 +264,8 @@ class _Grouping:
         self.dealer: int | None = None
         self.record_ctx: tuple[tuple[str, ...], Options, str, tuple[Tag, ...]] | None = None
         """The players, options, rules and tags in force when the current hand started."""
+        self.next_ctx: tuple[tuple[str, ...], Options, str, tuple[Tag, ...]] | None = None
+        """Those in force now, once a hand has asked (None again after any tag)."""
         self.reported_no_players = False
         self.unreadable = False
         self.previous_players: tuple[str, ...] | None = None
@@ -308,8 +312,13 @@ class _Grouping:
         at = self.cut
         if not players and at is None:
             at = Cut(current.span.line, current.span.col, "KC201")
-        return HandRecord(self.path, self.index, current, players, self.dealer or 0, options, rules, tags,
-                          tuple(self.events), cut=at)
+        # Built as HandRecord.__init__ would, one field at a time through the frozen
+        # dataclass's descriptor calls: one dict instead, as every hand of a log comes here.
+        record = _new(HandRecord)
+        _set(record, "__dict__", {"path": self.path, "index": self.index, "start": current, "players": players,
+                                  "dealer": self.dealer or 0, "options": options, "rules": rules, "tags": tags,
+                                  "events": tuple(self.events), "cut": at})
+        return record
 
     def diagnostic(self, item: Diagnostic) -> _Found:
         self.unreadable = self.unreadable or item.code in UNREADABLE
@@ -318,6 +327,7 @@ class _Grouping:
         yield item
 
     def tag(self, item: Tag) -> _Found:
+        self.next_ctx = None  # the next hand works out its context afresh
         ctx = self.ctx
         yield from _check_tag(item, ctx)
         if item.name in ctx.tags or len(ctx.tags) < MAX_TAG_NAMES:
@@ -340,25 +350,31 @@ class _Grouping:
             yield diagnostic(self.path, item.span.line, item.span.col, "KC201",
                              "no Players tag before the first hand: write [Players \"Ann, Bob, ...\"] "
                              "at the top of the log")
-        yield from self.set_dealer(item, players)
+        wrong = self.set_dealer(item, players)
+        if wrong is not None:
+            yield wrong
         self.previous_players = players
-        self.record_ctx = (players, ctx.options(), ctx.rules, tuple(ctx.tags.values()))
+        # The context stays as it is from hand to hand until a tag changes it (see tag).
+        if self.next_ctx is None:
+            self.next_ctx = (players, ctx.options(), ctx.rules, tuple(ctx.tags.values()))
+        self.record_ctx = self.next_ctx
 
-    def set_dealer(self, item: HandStart, players: tuple[str, ...]) -> _Found:
-        """The hand's dealer; KC216 when one written is not the one the deal passed to."""
+    def set_dealer(self, item: HandStart, players: tuple[str, ...]) -> Diagnostic | None:
+        """Set the hand's dealer; return KC205 for a dealer who is not a player, KC216 when the
+        one written is not the one the deal passed to."""
         found = _dealer(item, players, self.dealer, self.path)
         if isinstance(found, Diagnostic):
-            yield found
             self.dealer, self.cut = None, Cut(found.line, found.column, found.code)
-            return
+            return found
         dealer = self.dealer
+        self.dealer = found
         passed_to = None if dealer is None or self.previous_players != players else (dealer + 1) % len(players)
         if item.dealer is not None and passed_to is not None and found is not None and found != passed_to:
-            yield diagnostic(self.path, item.span.line, item.dealer_col, "KC216",
-                             f"the deal passes left, to {players[passed_to]}, not to "
-                             f"{players[found]}: the turns are judged from {players[found]}'s left "
-                             f"as written")
-        self.dealer = found
+            return diagnostic(self.path, item.span.line, item.dealer_col, "KC216",
+                              f"the deal passes left, to {players[passed_to]}, not to "
+                              f"{players[found]}: the turns are judged from {players[found]}'s left "
+                              f"as written")
+        return None
 
     def too_long(self, item: Event) -> Diagnostic:
         """KC505 at the line that takes a hand to MAX_HAND_ITEMS lines and actions: it is cut there."""

@@ -113,13 +113,13 @@ class _Check:
     def records(self, items: Iterable[object]) -> Iterator[HandRecord]:
         """The hands that pass the set-up checks; their diagnostics wait to be handed on in line order."""
         for item in checked_hands(items, self.path):  # type: ignore[arg-type]
-            if isinstance(item, Diagnostic):
-                self.pending.append(item)
-            elif isinstance(item, Tag):
-                _keep_tag(self.report.tags, item)
-            else:
+            if isinstance(item, HandRecord):  # the most common item: asked first
                 self.judged.append(item)
                 yield item
+            elif isinstance(item, Diagnostic):
+                self.pending.append(item)
+            else:
+                _keep_tag(self.report.tags, item)
 
     def hand(self, verdict: HandVerdict) -> None:
         """Take the referee's verdict on the oldest judged hand: check its assertions, hand its

@@ -9,12 +9,13 @@ judged (a syntax or set-up error) is replayed up to that line, and a note says s
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
+from itertools import islice, takewhile
 from operator import itemgetter
 from typing import NamedTuple
 
 from ..engine.carry import ChipCarry, carry_in
 from ..engine.faults import IllegalAction
-from ..engine.moves import in_order
+from ..engine.moves import DECK_ORDER
 from ..engine.table import Table, Unchecked
 from ..engine.turns import (
     declare_blocked,
@@ -27,7 +28,7 @@ from ..engine.values import hand_value
 from ..model.cards import Card, Pile
 from ..model.codes import BY_CODE, Severity
 from ..model.diagnostics import Diagnostic, diagnostic
-from ..model.events import Blocked, Deal, Layout, Reveal, Span, Turn
+from ..model.events import Blocked, Deal, Event, Layout, Reveal, Span, Turn
 from ..model.systems import CardValue
 from ..model.words import names_list
 from .grouping import Cut, HandRecord
@@ -70,6 +71,8 @@ class _Replay:
         self.seats = _seat_map(record.players)
         self.events = record.playable
         """The events the referee may judge: those before the hand's cut, if it has one."""
+        self.begin = 0
+        """The index in ``events`` of the first play line (a turn, blocked or reveal line), once started."""
 
     # --- reporting ---------------------------------------------------------------------------
 
@@ -115,7 +118,8 @@ class _Replay:
         deals: dict[int, tuple[Card, ...]] = {}
         layout: Layout | None = None
         seats = self.seats
-        for ev in self.events:
+        self.begin = len(self.events)
+        for i, ev in enumerate(self.events):
             kind = type(ev)
             if kind is Deal:
                 seat = seats.get(ev.player)  # type: ignore[union-attr]
@@ -125,6 +129,7 @@ class _Replay:
             elif kind is Layout:
                 layout = ev  # type: ignore[assignment]
             elif kind in (Turn, Blocked, Reveal):
+                self.begin = i
                 break
         if layout is None:
             return 0  # the layout lies past the cut (the set-up checks refuse a hand without one)
@@ -196,9 +201,10 @@ class _Replay:
         # Turn lines, nearly every line judged, are judged here without a call of their own.
         judges = {Blocked: self.blocked, Reveal: self.reveal}
         seats = self.seats
-        for ev in self.events:
-            if until is not None and ev.span.line > until:
-                break
+        events: Iterator[Event] = islice(self.events, self.begin, None)  # start read those before it
+        if until is not None:
+            events = takewhile(lambda ev: ev.span.line <= until, events)
+        for ev in events:
             kind = type(ev)
             if kind is Turn:
                 seat = seats.get(ev.player)  # type: ignore[union-attr]
@@ -231,50 +237,52 @@ class _Replay:
     def finish(self, stacks_start: tuple[int, ...] | None, pot_start: int) -> HandVerdict:
         rec = self.record
         t = self.table
-        pot = 0
-        points: tuple[int | None, ...] | None = None
-        complete = rec.cut is None and not self.stopped
-        if t is not None:
-            pot = t.pot
-            if complete:
-                if not t.over:
-                    self._report(rec.start.span, rec.start.span.col, "KC501",
-                                 "the hand stops before anyone goes out, and it is not blocked")
-                pot = settle(t) if t.winner is not None else t.pot
-                self._drain_notes(rec.start.span, (), self.out_at or rec.start.span)
-            value = rec.options.scoring.card_value
-            if value is not None and complete:
-                points = tuple(self._points(t, seat, value) for seat in range(t.n))
-            if t.unchecked:
-                self._report(rec.start.span, rec.start.span.col, "KC502", _unchecked_message(t))
-        if rec.cut is not None and rec.players and rec.cut.code not in QUIET_CUTS:
-            self._report(Span(rec.path, rec.cut.line, rec.cut.column), rec.cut.column, "KC504", self._cut_note())
+        cut = rec.cut
+        complete = cut is None and not self.stopped
+        pot, points = self._end(t, complete) if t is not None else (0, None)
+        if cut is not None and rec.players and cut.code not in QUIET_CUTS:
+            self._report(Span(rec.path, cut.line, cut.column), cut.column, "KC504", self._cut_note())
         diagnostics = self.diagnostics
-        diagnostics.sort(key=LINE_AND_COLUMN)
+        stopped_at = _stopped_at(diagnostics, cut)
+        # The verdict's fields as one dict (HandVerdict.of): one per hand, in every log.
         if t is None:
-            return HandVerdict.build(
-                path=rec.path, index=rec.index, number=rec.number, players=rec.players,
-                dealer=rec.dealer, rules=rec.rules, options=rec.options, valid=False, winner=None,
-                blocked=False, cards_left=(), points=points, stacks_start=stacks_start, stacks_end=None,
-                ante=0, pot_start=pot_start, pot=pot, pot_left=pot_start, penalties=tuple(self.penalties),
-                diagnostics=tuple(diagnostics), actions=self.actions, unvalued=(), stopped_at=self._stopped_at())
+            return HandVerdict.of({
+                "path": rec.path, "index": rec.index, "number": rec.start.number, "players": rec.players,
+                "dealer": rec.dealer, "rules": rec.rules, "options": rec.options, "valid": False, "winner": None,
+                "blocked": False, "cards_left": (), "points": points, "stacks_start": stacks_start,
+                "stacks_end": None, "ante": 0, "pot_start": pot_start, "pot": pot, "pot_left": pot_start,
+                "penalties": tuple(self.penalties), "diagnostics": tuple(diagnostics), "actions": self.actions,
+                "unvalued": (), "stopped_at": stopped_at})
         stacks = t.stacks
         left = t.unchecked.get(Unchecked.CARDS_LEFT) if t.unchecked else None
-        return HandVerdict.build(
-            path=rec.path, index=rec.index, number=rec.number, players=rec.players,
-            dealer=rec.dealer, rules=rec.rules, options=rec.options, valid=complete, winner=t.winner,
-            blocked=t.blocked, cards_left=_cards_left(t), points=points, stacks_start=stacks_start,
-            stacks_end=tuple(stacks) if stacks is not None else None, ante=t.ante, pot_start=pot_start,
-            pot=pot, pot_left=t.pot, penalties=tuple(self.penalties), diagnostics=tuple(diagnostics),
-            actions=self.actions, unvalued=tuple(sorted(left)) if left else (), stopped_at=self._stopped_at())
+        return HandVerdict.of({
+            "path": rec.path, "index": rec.index, "number": rec.start.number, "players": rec.players,
+            "dealer": rec.dealer, "rules": rec.rules, "options": rec.options, "valid": complete,
+            "winner": t.winner, "blocked": t.blocked, "cards_left": _cards_left(t), "points": points,
+            "stacks_start": stacks_start, "stacks_end": tuple(stacks) if stacks is not None else None,
+            "ante": t.ante, "pot_start": pot_start, "pot": pot, "pot_left": t.pot,
+            "penalties": tuple(self.penalties), "diagnostics": tuple(diagnostics), "actions": self.actions,
+            "unvalued": tuple(sorted(left)) if left else (), "stopped_at": stopped_at})
 
-    def _stopped_at(self) -> int | None:
-        """The line past which the hand was not judged, or None when it was judged to its end."""
-        error = Severity.ERROR
-        lines = [d.line for d in self.diagnostics if d.severity is error]
-        if self.record.cut is not None:
-            lines.append(self.record.cut.line)
-        return min(lines) if lines else None
+    def _end(self, t: Table, complete: bool) -> tuple[int, tuple[int | None, ...] | None]:
+        """Settle a hand judged to its end: the pot won (or left) and the points of the cards left."""
+        rec = self.record
+        start = rec.start.span
+        pot = t.pot
+        points: tuple[int | None, ...] | None = None
+        if complete:
+            if t.winner is not None:
+                pot = settle(t)
+            elif not t.blocked:
+                self._report(start, start.col, "KC501", "the hand stops before anyone goes out, and it is not blocked")
+            if len(t.notes) != self.noted:
+                self._drain_notes(start, (), self.out_at or start)
+            value = rec.options.scoring.card_value
+            if value is not None:
+                points = tuple(self._points(t, seat, value) for seat in range(t.n))
+        if t.unchecked:
+            self._report(start, start.col, "KC502", _unchecked_message(t))
+        return pot, points
 
     def _cut_note(self) -> str:
         rec = self.record
@@ -310,6 +318,21 @@ def _seat_map(players: tuple[str, ...]) -> dict[str, int]:
     return seats
 
 
+def _stopped_at(diagnostics: list[Diagnostic], cut: Cut | None) -> int | None:
+    """Sort a hand's ``diagnostics`` into line order; return the line past which the hand was
+    not judged (its first error, or its cut), or None when it was judged to its end."""
+    stopped_at = cut.line if cut is not None else None
+    if diagnostics:
+        diagnostics.sort(key=LINE_AND_COLUMN)
+        error = Severity.ERROR
+        for d in diagnostics:  # in line order, the first error is the one on the earliest line
+            if d[3] is error:
+                if stopped_at is None or d[1] < stopped_at:
+                    stopped_at = d[1]
+                break
+    return stopped_at
+
+
 def _column(cols: tuple[int, ...], step: int | None, span: Span) -> int:
     """The column of action or card ``step`` of a line (``cols``), else the line's own column
     (``None`` or -1: the line as a whole). ``_drain_notes`` reads its columns inline: it runs per note."""
@@ -317,8 +340,9 @@ def _column(cols: tuple[int, ...], step: int | None, span: Span) -> int:
 
 
 def _cards_left(t: Table) -> tuple[tuple[Card, ...] | int, ...]:
-    return tuple([(tuple(in_order(h.known)) if len(h.known) > 1 else tuple(h.known)) if not h.unknown else len(h)
-                  for h in t.holdings])
+    key = DECK_ORDER.__getitem__  # in_order's key, inline: four holdings a hand
+    return tuple([(tuple(sorted(h.known, key=key)) if len(h.known) > 1 else tuple(h.known)) if not h.unknown
+                  else len(h) for h in t.holdings])
 
 
 def _unchecked_message(t: Table) -> str:
