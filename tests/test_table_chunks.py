@@ -95,3 +95,11 @@ def test_the_spool_gives_back_what_was_written(records: list[tuple[object, ...]]
     assert list(zip(*readers)) == [(r, r) for r in records]  # interleaved readers
     spool.close()
     assert list(spool) == [] and not spool.on_disk
+
+
+@pytest.mark.parametrize("fmt", ["simple", "grid", "rst"])
+def test_an_empty_string_is_not_a_gap(fmt: str) -> None:
+    """tabulate types '' as it types a missing cell, yet draws a column holding '' otherwise (rst
+    shows it as ``..``, and the column turns to text): the chunks must draw it the same."""
+    rows: list[list[Cell]] = [[None, None], [0, None], ["", None]]
+    assert "".join(table_pieces(rows, ["h", "h"], fmt, [], 1)) == whole(["h", "h"], rows, fmt, [])

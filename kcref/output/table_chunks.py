@@ -53,7 +53,7 @@ class _Deciders:
     def __init__(self, width: int, text_columns: Sequence[int]) -> None:
         self.numparse = [i not in text_columns for i in range(width)]
         self.widest: list[dict[str, tuple[int, Cell]]] = [{} for _ in range(width)]
-        self.kinds: list[dict[type, Cell]] = [{} for _ in range(width)]
+        self.kinds: list[dict[tuple[type, bool], Cell]] = [{} for _ in range(width)]
         self.safe = _tabulate_type is not None
 
     def add(self, row: Sequence[Cell]) -> None:
@@ -74,7 +74,9 @@ class _Deciders:
             if kind is float or kind is bytes:
                 self.safe = False
                 return
-            self.kinds[i].setdefault(kind, value)
+            # tabulate gives a missing cell and an empty string one type, yet draws a column
+            # holding an empty string (rst: as ``..``) unlike one holding only gaps: keep both.
+            self.kinds[i].setdefault((kind, value is None), value)
             widest = self.widest[i]
             for measure, size in self._sizes(shown):
                 if measure not in widest or size > widest[measure][0]:
