@@ -43,6 +43,8 @@ def progress_bar(reports: Iterable[FileReport], count: int) -> AbstractContextMa
               help="Check files in this many parallel processes (output keeps the order given).")
 @click.option("--quiet", "-q", is_flag=True, help="Print only errors (and warnings with --strict), no summary.")
 @click.option("--strict", is_flag=True, help="Treat warnings as errors.")
+@click.option("--verbose", "-v", is_flag=True,
+              help="Text format: print each penalty on its own line (by default a hand's penalties make one line).")
 @click.option("--no-source", is_flag=True, help="Do not show the source line and caret under each message.")
 @click.option("--exit-zero", is_flag=True,
               help="Exit 0 even when errors are found (2 still means bad usage or a file that cannot be read).")
@@ -51,7 +53,7 @@ def progress_bar(reports: Iterable[FileReport], count: int) -> AbstractContextMa
               help="Write the results to FILE instead of standard output.")
 @click.pass_context
 def command(ctx: click.Context, files: tuple[str, ...], fmt: str | None, globs: tuple[str, ...], jobs: int,
-          quiet: bool, strict: bool, no_source: bool, exit_zero: bool, out: TextIO) -> None:
+          quiet: bool, strict: bool, verbose: bool, no_source: bool, exit_zero: bool, out: TextIO) -> None:
     """Check game logs; report every problem as PATH:LINE:COL: SEVERITY CODE message.
 
     FILE may be a log, a directory (searched for *.log and *.kc files), or - for standard
@@ -74,5 +76,6 @@ def command(ctx: click.Context, files: tuple[str, ...], fmt: str | None, globs: 
     inputs = resolve_inputs(files, globs)
     # A FILE is written whole or not at all (click's atomic file, put in place as the command ends).
     status = run_check(inputs, fmt or default_format(os.environ), out, jobs=jobs, quiet=quiet, strict=strict,
-                       show_source=not no_source, progress=progress_bar if stderr_is_terminal() else None)
+                       show_source=not no_source, verbose=verbose,
+                       progress=progress_bar if stderr_is_terminal() else None)
     ctx.exit(ExitStatus.OK if exit_zero and status is ExitStatus.FOUND else status)

@@ -29,10 +29,11 @@ from ..model.diagnostics import (
     printable,
 )
 from ..model.words import plural
-from .diagnostic_lines import format_github, format_text
+from .diagnostic_lines import format_github, format_located, format_text
 
 if TYPE_CHECKING:
     from ..referee.pipeline import FileReport
+    from ..referee.verdict import HandVerdict
 
 # Only the formats that need them import shlex, json, tempfile, bisect and xml.sax.saxutils
 # (which pulls in urllib and http.client): plain text starts without them.
@@ -60,11 +61,21 @@ def failing(d: Diagnostic, strict: bool) -> bool:
 class Printer:
     """Plain text: ``path:line:col: severity CODE message``, the source line, a caret."""
 
-    def __init__(self, out: TextIO, show_source: bool = True, quiet: bool = False, strict: bool = False) -> None:
+    def __init__(self, out: TextIO, show_source: bool = True, quiet: bool = False, strict: bool = False,
+                 verbose: bool = False) -> None:
         self.out = out
         self.show_source = show_source
         self.quiet = quiet
         self.strict = strict
+        self.verbose = verbose
+
+    @property
+    def wants_hands(self) -> bool:
+        """Whether :meth:`hand` is to be told of each hand's verdict, after its diagnostics."""
+        return False
+
+    def hand(self, verdict: HandVerdict, line: int) -> None:
+        """A hand is judged (``line``: its ``hand`` line); its diagnostics were given before."""
 
     def shown(self, d: Diagnostic) -> bool:
         return not self.quiet or failing(d, self.strict)
@@ -91,6 +102,31 @@ class Printer:
     def finish(self, reports: Sequence[FileReport]) -> None:
         if not self.quiet:
             self.out.write(summary(reports) + "\n")
+
+
+class TextPrinter(Printer):
+    """Plain text for people: errors, warnings and notes as :class:`Printer` prints them, but a
+    hand's penalties (KC4xx) in one settlement line, printed when the hand is judged, after the
+    hand's other diagnostics (``path:LINE: hand 2: Eli went out and took the pot of 21; cards
+    left: ...; chips paid: ...``, LINE being the hand's ``hand`` line; see
+    :func:`kcref.output.settlement.settlement_line`). A hand with an error gets none: its
+    errors say how it went. ``verbose`` prints every penalty on its own, as :class:`Printer`."""
+
+    @property
+    def wants_hands(self) -> bool:
+        return not self.verbose and not self.quiet
+
+    def shown(self, d: Diagnostic) -> bool:
+        if self.quiet:
+            return failing(d, self.strict)
+        return self.verbose or not d.code.startswith("KC4")
+
+    def hand(self, verdict: HandVerdict, line: int) -> None:
+        if not verdict.penalties or self.verbose or self.quiet or not verdict.valid or verdict.errors:
+            return
+        from .settlement import settlement_line
+
+        self.out.write(format_located(verdict.path, line, settlement_line(verdict)) + "\n")
 
 
 class GithubPrinter(Printer):
@@ -374,7 +410,8 @@ class CheckFormat(NamedTuple):
 
 
 CHECK_FORMATS: dict[str, CheckFormat] = {f.name: f for f in (
-    CheckFormat("text", Printer, "each message with its source line and a caret, then a summary"),
+    CheckFormat("text", TextPrinter, "each message with its source line and a caret (a hand's penalties in "
+                "one line; all with --verbose), then a summary"),
     CheckFormat("json", JsonPrinter, "one JSON object: the diagnostics, each file's counts, the summary"),
     CheckFormat("github", GithubPrinter, "GitHub Actions: a group per file, a workflow command per message"),
     CheckFormat("junit", JunitPrinter, "JUnit XML: a test suite per file, a test case per hand"),

@@ -35,15 +35,16 @@ def default_format(environ: Mapping[str, str]) -> str:
 
 
 def run_check(inputs: Inputs, fmt: str, out: TextIO, *, jobs: int = 1, quiet: bool = False, strict: bool = False,
-              show_source: bool = True, progress: Progress | None = None) -> ExitStatus:
+              show_source: bool = True, progress: Progress | None = None, verbose: bool = False) -> ExitStatus:
     """Check ``inputs`` and print the results on ``out`` in the format named ``fmt``
     (:data:`CHECK_FORMATS`); ``progress``, if given, shows the files going by when there are
-    at least :data:`PROGRESS_FILES`.
+    at least :data:`PROGRESS_FILES`; ``verbose`` prints each penalty on its own in the text format
+    (else a hand's penalties make one settlement line).
 
     Returns USAGE if a file could not be read, FOUND if a file has errors (or warnings when
     ``strict``), else OK.
     """
-    printer = CHECK_FORMATS[fmt].printer(out, show_source=show_source, quiet=quiet, strict=strict)
+    printer = CHECK_FORMATS[fmt].printer(out, show_source=show_source, quiet=quiet, strict=strict, verbose=verbose)
     count = len(inputs.paths) + len(inputs.problems)
     if progress is not None and count < PROGRESS_FILES:
         progress = None
@@ -61,8 +62,17 @@ def run_check(inputs: Inputs, fmt: str, out: TextIO, *, jobs: int = 1, quiet: bo
 
 def _print_whole(printer: Printer, report: FileReport) -> None:
     printer.start_file(report.path)
+    # Each verdict (when kept) goes to the printer where a streamed check gives it: after its
+    # hand's diagnostics, before the first on the next hand's line.
+    hands, lines = report.hands, report.hand_lines
+    told = 0
     for d in report.diagnostics:
+        while told < len(hands) and told + 1 < len(lines) and d.line >= lines[told + 1]:
+            printer.hand(hands[told], lines[told])
+            told += 1
         printer.diagnostic(d)
+    for verdict, line in zip(hands[told:], lines[told:]):
+        printer.hand(verdict, line)
     printer.end_file(report)
 
 
@@ -70,7 +80,7 @@ def _whole(inputs: Inputs, printer: Printer, jobs: int, count: int, progress: Pr
     """Reports that come back whole (from worker processes, or behind a progress bar), printed in order."""
     # --quiet shows only what fails: the workers need not send the rest back.
     keep = partial(failing, strict=printer.strict) if printer.quiet else None
-    results: Iterable[FileReport] = check_inputs(inputs, jobs=jobs, keep_hands=False, keep=keep)
+    results: Iterable[FileReport] = check_inputs(inputs, jobs=jobs, keep_hands=printer.wants_hands, keep=keep)
     if progress is not None:
         with progress(results, count) as shown:
             results = list(shown)
@@ -86,11 +96,13 @@ def _streamed(inputs: Inputs, printer: Printer) -> list[FileReport]:
     reports = []
     # Under --quiet most diagnostics (a penalty on many turns) are not shown: the pipeline then
     # only counts them, without fetching their source lines or handing them to the printer.
-    keep = printer.shown if printer.quiet and type(printer) not in TAKES_ALL else None
+    # So too the penalties that the text printer sums up per hand (see Printer.wants_hands).
+    keep = printer.shown if (printer.quiet or printer.wants_hands) and type(printer) not in TAKES_ALL else None
+    on_hand = printer.hand if printer.wants_hands else None
     for entry in inputs.entries:
         if isinstance(entry, Found):
             printer.start_file(display_name(entry.path))
-            report = check_file(entry.path, keep_hands=False, emit=printer.diagnostic, keep=keep)
+            report = check_file(entry.path, keep_hands=False, emit=printer.diagnostic, keep=keep, on_hand=on_hand)
             printer.end_file(report)
             reports.append(report)
         elif isinstance(entry, Problem):

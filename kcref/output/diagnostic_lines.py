@@ -45,6 +45,13 @@ def format_text(d: Diagnostic, show_source: bool = True) -> str:
     return f"{head}\n    {src}\n    {pad}^"
 
 
+def format_located(path: str, line: int, text: str) -> str:
+    """``path:line: text``: a line of plain output about a place in a log that is not a
+    diagnostic (a hand's settlement), made safe as :func:`format_text` makes a diagnostic."""
+    head = f"{_shown_path(path)}:{line}: {text}"
+    return head if _plain(head) else defang(printable(head))
+
+
 def _plain(text: str) -> bool:
     """Whether ``text`` is already as :func:`printable` and :func:`defang` would make it, by a
     quick test that spares nearly every line the full escaping: printable ASCII (each character

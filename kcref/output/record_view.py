@@ -14,7 +14,6 @@ from ..engine.turns import apply, legal_actions
 from ..model.cards import Pile, parse_card
 from ..model.diagnostics import Diagnostic
 from ..model.events import Action, Deal, Tag
-from ..model.words import plural
 from ..notation.reader import read_text
 from ..notation.writer import action_text, event_text
 from ..referee.live import Expect, Judgement, LiveLog
@@ -22,6 +21,7 @@ from ..referee.replay import Position
 from ..referee.verdict import HandVerdict
 from .cells import terminal, terminal_diagnostic
 from .diagnostic_lines import format_text
+from .settlement import settlement as settled
 from .table_view import DEFAULT_VIEW, Located, ViewStyle, card_face, draw_table
 
 COMMANDS: dict[str, str] = {
@@ -96,30 +96,8 @@ def diagnostic_lines(diagnostics: Sequence[Diagnostic], show_source: bool = True
 
 
 def settlement(verdict: HandVerdict) -> str:
-    """How a hand ended: who went out (or that it is blocked), the cards left, and the chips or points."""
-    names = [terminal(n) for n in verdict.players]
-    if verdict.winner is not None:
-        lines = [f"{names[verdict.winner]} went out: the hand is over."]
-    else:
-        lines = ["The hand is blocked: nobody went out."]
-    left = []
-    for seat, cards in enumerate(verdict.cards_left):
-        if seat == verdict.winner:
-            continue
-        if isinstance(cards, int):
-            left.append(f"{names[seat]} {plural(cards, 'card')} (unknown)")
-        else:
-            shown = " ".join(str(c) for c in cards)
-            left.append(f"{names[seat]} {plural(len(cards), 'card')}" + (f" ({shown})" if shown else ""))
-    if left:
-        lines.append("cards left: " + ", ".join(left))
-    if verdict.points is not None:
-        lines.append("points: " + ", ".join(f"{n} {'?' if p is None else p}" for n, p in zip(names, verdict.points)))
-    if verdict.stacks_end is not None:
-        chips = ", ".join(f"{n} {s}" for n, s in zip(names, verdict.stacks_end))
-        taken = f"; {names[verdict.winner]} took the pot of {verdict.pot}" if verdict.winner is not None else ""
-        lines.append(f"chips: {chips}{taken}")
-    return "\n".join(lines) + "\n"
+    """How a hand ended (:func:`kcref.output.settlement.settlement`), every name made safe for a terminal."""
+    return settled(verdict, [terminal(n) for n in verdict.players])
 
 
 def standings(log: LiveLog) -> str:
