@@ -87,6 +87,7 @@ def _whole(inputs: Inputs, printer: Printer, jobs: int, count: int, progress: Pr
     reports = []
     for report in results:
         _print_whole(printer, report)
+        report.hands = []  # printed: the summary needs only the counts
         reports.append(report)
     return reports
 
