@@ -30,6 +30,7 @@ from ..model.diagnostics import (
 )
 from ..model.words import plural
 from .diagnostic_lines import format_github, format_located, format_text
+from .settlement import settlement_line
 
 if TYPE_CHECKING:
     from ..referee.pipeline import FileReport
@@ -37,6 +38,9 @@ if TYPE_CHECKING:
 
 # Only the formats that need them import shlex, json, tempfile, bisect and xml.sax.saxutils
 # (which pulls in urllib and http.client): plain text starts without them.
+
+
+ERROR = Severity.ERROR
 
 
 def summary(reports: Sequence[FileReport]) -> str:
@@ -122,10 +126,11 @@ class TextPrinter(Printer):
         return self.verbose or not d.code.startswith("KC4")
 
     def hand(self, verdict: HandVerdict, line: int) -> None:
-        if not verdict.penalties or self.verbose or self.quiet or not verdict.valid or verdict.errors:
+        if not verdict.penalties or not verdict.valid or self.verbose or self.quiet:
             return
-        from .settlement import settlement_line
-
+        for d in verdict.diagnostics:
+            if d.severity is ERROR:
+                return  # an assertion's error (a rule error makes the hand not valid)
         self.out.write(format_located(verdict.path, line, settlement_line(verdict)) + "\n")
 
 

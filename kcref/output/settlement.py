@@ -10,9 +10,12 @@ Names are worded as given: the caller makes them safe for its output (``record``
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from ..model.words import plural
-from ..referee.verdict import HandVerdict
+
+if TYPE_CHECKING:
+    from ..referee.verdict import HandVerdict
 
 
 def ending(verdict: HandVerdict, names: Sequence[str]) -> str:
