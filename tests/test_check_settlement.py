@@ -90,6 +90,7 @@ def test_a_hand_with_an_error_gets_no_settlement(in_root: Path) -> None:
 def test_workers_print_as_one_process(in_root: Path) -> None:
     args = [*MIXED, NIGHT, "tests/cases/rules/chips_no_play.log"]
     assert run("check", "--jobs", "2", *args) == run("check", *args)
+    assert run("check", "--jobs", "2", "-v", *args) == run("check", "-v", *args)
 
 
 def test_progress_bar_prints_as_streamed(in_root: Path) -> None:

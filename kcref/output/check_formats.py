@@ -57,6 +57,12 @@ def summary(reports: Sequence[FileReport]) -> str:
     ])
 
 
+def unfolded(d: Diagnostic) -> bool:
+    """Whether the text printer shows a diagnostic on its own when not verbose: all but penalties
+    (KC4xx), which it sums up per hand (a module-level function: it goes to worker processes)."""
+    return not d.code.startswith("KC4")
+
+
 def failing(d: Diagnostic, strict: bool) -> bool:
     """Whether a diagnostic fails the check: an error, or a warning under ``--strict``."""
     return d.is_error or (strict and d.severity is Severity.WARNING)
@@ -123,7 +129,7 @@ class TextPrinter(Printer):
     def shown(self, d: Diagnostic) -> bool:
         if self.quiet:
             return failing(d, self.strict)
-        return self.verbose or not d.code.startswith("KC4")
+        return self.verbose or unfolded(d)
 
     def hand(self, verdict: HandVerdict, line: int) -> None:
         if not verdict.penalties or not verdict.valid or self.verbose or self.quiet:

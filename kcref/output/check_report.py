@@ -16,7 +16,7 @@ from ..files.inputs import Found, Inputs, Problem, display_name
 from ..model.codes import Severity
 from ..model.status import ExitStatus
 from ..referee.pipeline import FileReport, check_file, check_inputs, problem_report
-from .check_formats import CHECK_FORMATS, JunitPrinter, Printer, failing
+from .check_formats import CHECK_FORMATS, JunitPrinter, Printer, failing, unfolded
 
 Progress = Callable[[Iterable[FileReport], int], AbstractContextManager[Iterable[FileReport]]]
 """Shows the reports going by: given them and how many there are, gives them back (a progress bar)."""
@@ -78,8 +78,9 @@ def _print_whole(printer: Printer, report: FileReport) -> None:
 
 def _whole(inputs: Inputs, printer: Printer, jobs: int, count: int, progress: Progress | None) -> list[FileReport]:
     """Reports that come back whole (from worker processes, or behind a progress bar), printed in order."""
-    # --quiet shows only what fails: the workers need not send the rest back.
-    keep = partial(failing, strict=printer.strict) if printer.quiet else None
+    # --quiet shows only what fails: the workers need not send the rest back; nor the penalties
+    # that the text printer sums up from the verdicts (wants_hands: only it wants them).
+    keep = partial(failing, strict=printer.strict) if printer.quiet else unfolded if printer.wants_hands else None
     results: Iterable[FileReport] = check_inputs(inputs, jobs=jobs, keep_hands=printer.wants_hands, keep=keep)
     if progress is not None:
         with progress(results, count) as shown:
