@@ -1,9 +1,11 @@
 """Print check results for people (text) and machines (JSON, GitHub workflow commands, JUnit,
 SARIF, GitLab Code Quality).
 
-A printer is told of each file as it starts, of each diagnostic as it is found, and of each
-file's report when it ends, so every format streams while a large log is checked (JUnit,
-whose suites open with their counts, waits in temporary files on disk).
+A printer is told of each file as it starts, of each diagnostic as it is found (and, when it
+:attr:`~Printer.wants_hands`, of each hand's verdict once the hand's diagnostics are out: the
+text format's settlement lines), and of each file's report when it ends, so every format
+streams while a large log is checked (JUnit, whose suites open with their counts, waits in
+temporary files on disk).
 
 :data:`CHECK_FORMATS` is the one list of formats: ``kcref check --format`` offers, explains and
 completes what it holds. A new format is a :class:`Printer` subclass and one line there.
