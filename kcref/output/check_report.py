@@ -15,7 +15,7 @@ from typing import TextIO
 from ..files.inputs import Found, Inputs, Problem, display_name
 from ..model.codes import Severity
 from ..model.status import ExitStatus
-from ..referee.pipeline import FileReport, check_file, check_inputs, problem_report
+from ..referee.pipeline import Configs, FileReport, check_file, check_inputs, problem_report
 from .check_formats import CHECK_FORMATS, JunitPrinter, Printer, failing
 
 Progress = Callable[[Iterable[FileReport], int], AbstractContextManager[Iterable[FileReport]]]
@@ -35,10 +35,12 @@ def default_format(environ: Mapping[str, str]) -> str:
 
 
 def run_check(inputs: Inputs, fmt: str, out: TextIO, *, jobs: int = 1, quiet: bool = False, strict: bool = False,
-              show_source: bool = True, progress: Progress | None = None) -> ExitStatus:
+              show_source: bool = True, progress: Progress | None = None,
+              configs: Configs | None = None) -> ExitStatus:
     """Check ``inputs`` and print the results on ``out`` in the format named ``fmt``
     (:data:`CHECK_FORMATS`); ``progress``, if given, shows the files going by when there are
-    at least :data:`PROGRESS_FILES`.
+    at least :data:`PROGRESS_FILES`; ``configs`` gives each file its configuration (the
+    diagnostics it ignores are neither shown nor counted).
 
     Returns USAGE if a file could not be read, FOUND if a file has errors (or warnings when
     ``strict``), else OK.
@@ -48,9 +50,9 @@ def run_check(inputs: Inputs, fmt: str, out: TextIO, *, jobs: int = 1, quiet: bo
     if progress is not None and count < PROGRESS_FILES:
         progress = None
     if jobs > 1 or progress is not None:
-        reports = _whole(inputs, printer, jobs, count, progress)
+        reports = _whole(inputs, printer, jobs, count, progress, configs)
     else:
-        reports = _streamed(inputs, printer)
+        reports = _streamed(inputs, printer, configs)
     printer.finish(reports)
     out.flush()
     if any(r.unreadable for r in reports):
@@ -66,11 +68,13 @@ def _print_whole(printer: Printer, report: FileReport) -> None:
     printer.end_file(report)
 
 
-def _whole(inputs: Inputs, printer: Printer, jobs: int, count: int, progress: Progress | None) -> list[FileReport]:
+def _whole(inputs: Inputs, printer: Printer, jobs: int, count: int, progress: Progress | None,
+           configs: Configs | None = None) -> list[FileReport]:
     """Reports that come back whole (from worker processes, or behind a progress bar), printed in order."""
     # --quiet shows only what fails: the workers need not send the rest back.
     keep = partial(failing, strict=printer.strict) if printer.quiet else None
-    results: Iterable[FileReport] = check_inputs(inputs, jobs=jobs, keep_hands=False, keep=keep)
+    results: Iterable[FileReport] = check_inputs(inputs, jobs=jobs, keep_hands=False, keep=keep,
+                                                         configs=configs)
     if progress is not None:
         with progress(results, count) as shown:
             results = list(shown)
@@ -81,7 +85,7 @@ def _whole(inputs: Inputs, printer: Printer, jobs: int, count: int, progress: Pr
     return reports
 
 
-def _streamed(inputs: Inputs, printer: Printer) -> list[FileReport]:
+def _streamed(inputs: Inputs, printer: Printer, configs: Configs | None = None) -> list[FileReport]:
     """One file at a time: each hand's diagnostics print as soon as it is judged."""
     reports = []
     # Under --quiet most diagnostics (a penalty on many turns) are not shown: the pipeline then
@@ -90,7 +94,8 @@ def _streamed(inputs: Inputs, printer: Printer) -> list[FileReport]:
     for entry in inputs.entries:
         if isinstance(entry, Found):
             printer.start_file(display_name(entry.path))
-            report = check_file(entry.path, keep_hands=False, emit=printer.diagnostic, keep=keep)
+            report = check_file(entry.path, keep_hands=False, emit=printer.diagnostic, keep=keep,
+                                config=None if configs is None else configs(entry.path))
             printer.end_file(report)
             reports.append(report)
         elif isinstance(entry, Problem):
