@@ -84,10 +84,14 @@ CODES_HELP = "(comma-separated code prefixes such as KC2 or KC216; repeatable)"
 @click.option("--config", "config_file", type=click.Path(dir_okay=False), metavar="PATH",
               help="Read the configuration from this file only (a kcref.toml, or a pyproject.toml's [tool.kcref]).")
 @click.option("--isolated", is_flag=True, help="Read no configuration file.")
+@click.option("--statistics", is_flag=True,
+              help="Instead of the messages, print how many there are of each code, most frequent first "
+                   "(text, or a JSON list with --format json).")
 @click.pass_context
 def command(ctx: click.Context, files: tuple[str, ...], fmt: str | None, globs: tuple[str, ...], jobs: int | None,
           quiet: bool, strict: bool, no_source: bool, exit_zero: bool, out: TextIO, select: tuple[str, ...],
-          ignore: tuple[str, ...], extend_ignore: tuple[str, ...], config_file: str | None, isolated: bool) -> None:
+          ignore: tuple[str, ...], extend_ignore: tuple[str, ...], config_file: str | None, isolated: bool,
+          statistics: bool) -> None:
     """Check game logs; report every problem as PATH:LINE:COL: SEVERITY CODE message.
 
     FILE may be a log, a directory (searched for *.log and *.kc files), or - for standard
@@ -123,10 +127,16 @@ def command(ctx: click.Context, files: tuple[str, ...], fmt: str | None, globs: 
         configs = {path: finder.for_path(path) for path in inputs.paths}
     except ConfigError as exc:
         raise Failed(f"kcref check: {exc}") from None
+    fmt = here.format or ("text" if statistics else default_format(os.environ))
+    if statistics:
+        from ..output.check_statistics import STATISTICS_FORMATS
+
+        if fmt not in STATISTICS_FORMATS:
+            raise click.UsageError(f"--statistics prints {' or '.join(STATISTICS_FORMATS)}, not {fmt}")
     # A FILE is written whole or not at all (click's atomic file, put in place as the command ends).
-    status = run_check(inputs, here.format or default_format(os.environ), out, jobs=here.jobs or 1, quiet=quiet,
-                       strict=bool(here.strict), show_source=not no_source,
-                       progress=progress_bar if stderr_is_terminal() else None, configs=configs.__getitem__)
+    status = run_check(inputs, fmt, out, jobs=here.jobs or 1, quiet=quiet, strict=bool(here.strict),
+                       show_source=not no_source, progress=progress_bar if stderr_is_terminal() else None,
+                       configs=configs.__getitem__, statistics=statistics)
     ctx.exit(ExitStatus.OK if exit_zero and status is ExitStatus.FOUND else status)
 
 

@@ -36,16 +36,24 @@ def default_format(environ: Mapping[str, str]) -> str:
 
 def run_check(inputs: Inputs, fmt: str, out: TextIO, *, jobs: int = 1, quiet: bool = False, strict: bool = False,
               show_source: bool = True, progress: Progress | None = None,
-              configs: Configs | None = None) -> ExitStatus:
+              configs: Configs | None = None, statistics: bool = False) -> ExitStatus:
     """Check ``inputs`` and print the results on ``out`` in the format named ``fmt``
     (:data:`CHECK_FORMATS`); ``progress``, if given, shows the files going by when there are
     at least :data:`PROGRESS_FILES`; ``configs`` gives each file its configuration (the
-    diagnostics it ignores are neither shown nor counted).
+    diagnostics it ignores are neither shown nor counted). With ``statistics`` (``fmt``: one of
+    :data:`~kcref.output.check_statistics.STATISTICS_FORMATS`) the counts of each code are printed
+    instead of the diagnostics.
 
     Returns USAGE if a file could not be read, FOUND if a file has errors (or warnings when
     ``strict``), else OK.
     """
-    printer = CHECK_FORMATS[fmt].printer(out, show_source=show_source, quiet=quiet, strict=strict)
+    printer: Printer
+    if statistics:
+        from .check_statistics import StatisticsPrinter
+
+        printer = StatisticsPrinter(out, quiet=quiet, strict=strict, as_json=fmt == "json")
+    else:
+        printer = CHECK_FORMATS[fmt].printer(out, show_source=show_source, quiet=quiet, strict=strict)
     count = len(inputs.paths) + len(inputs.problems)
     if progress is not None and count < PROGRESS_FILES:
         progress = None
