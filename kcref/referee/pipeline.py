@@ -28,6 +28,7 @@ from .grouping import MAX_TAG_NAMES, NO_DEFAULTS, Defaults, HandRecord
 from .hand_score import hand_score
 from .replay import referee_hands
 from .setup_checks import checked_hands
+from .suppression import MARK, Suppressions
 from .verdict import HandVerdict
 
 ERROR, WARNING, INFO = Severity.ERROR, Severity.WARNING, Severity.INFO
@@ -105,6 +106,7 @@ def check_items(items: Iterable[object], path: str, *, keep_hands: bool = True, 
     check = _Check(path, keep_hands, emit, sources, on_hand, keep, ignored)
     for verdict in referee_hands(check.records(items, defaults)):
         check.hand(verdict)
+    check.note_suppressions()
     check.flush()
     return check.report
 
@@ -125,17 +127,43 @@ class _Check:
         self.report = FileReport(path)
         self.judged: deque[HandRecord] = deque()
         self.pending: list[Diagnostic] = []
+        self.suppressions = Suppressions(path)
+        self.later: list[tuple[int, str]] = []
+        """Lines that may hold a suppression, with their comment ("": the line's), read once
+        their text is kept."""
 
     def records(self, items: Iterable[object], defaults: Defaults = NO_DEFAULTS) -> Iterator[HandRecord]:
         """The hands that pass the set-up checks; their diagnostics wait to be handed on in line order."""
+        later = self.later
         for item in checked_hands(items, self.path, defaults):  # type: ignore[arg-type]
             if isinstance(item, HandRecord):  # the most common item: asked first
+                start = item.start
+                if MARK in start.comment:
+                    later.append((start.span.line, start.comment))
+                for event in item.events:  # never a Comment nor a Blank: the grouping drops them
+                    if MARK in event.comment:  # type: ignore[union-attr]
+                        later.append((event.span.line, event.comment))  # type: ignore[union-attr]
+                if later:
+                    self.note_suppressions()
                 self.judged.append(item)
                 yield item
             elif isinstance(item, Diagnostic):
+                if item.line > 0 and self.sources is not None:
+                    later.append((item.line, ""))  # a line that is no event (a syntax error) may hold one too
                 self.pending.append(item)
             else:
+                if MARK in item.comment:
+                    later.append((item.span.line, item.comment))
                 _keep_tag(self.report.tags, item)
+
+    def note_suppressions(self) -> None:
+        """Read the suppressions of the lines set aside: once a hand is read whole, its lines'
+        text is kept (see :class:`~kcref.notation.sourcelines.SourceLines`)."""
+        note, sources = self.suppressions.note, self.sources
+        for line, comment in self.later:
+            text = "" if sources is None else sources.get(line)
+            note(line, comment or text, text)
+        self.later.clear()
 
     def hand(self, verdict: HandVerdict) -> None:
         """Take the referee's verdict on the oldest judged hand: check its assertions, hand its
@@ -148,9 +176,9 @@ class _Check:
         if self.keep_hands:
             report.hands.append(verdict)
         report.hand_lines.append(record.start.span.line)
-        if self.pending or asserted:
+        if self.pending or asserted or self.suppressions:
             self.pending.extend(verdict.diagnostics)
-            self.flush()
+            self.flush(record.events[-1].span.line if record.events else record.start.span.line)
         elif verdict.diagnostics:
             self._send(verdict.diagnostics)  # the referee's own are in line order already
         if self.sources is not None:
@@ -158,8 +186,12 @@ class _Check:
         if self.on_hand is not None:
             self.on_hand(verdict, report.hand_lines[-1])
 
-    def flush(self) -> None:
-        """Count the pending diagnostics and hand them on in line order."""
+    def flush(self, upto: int | None = None) -> None:
+        """Count the pending diagnostics and hand them on in line order: those a suppression
+        silences left out, and the suppressions up to line ``upto`` (all, without it) that
+        silenced nothing reported (KC007)."""
+        if self.suppressions:
+            self.pending = self.suppressions.kept(self.pending) + self.suppressions.unused(upto)
         pending = self.pending
         if not pending:
             return
