@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -197,3 +198,20 @@ def test_a_check_without_config_imports_no_toml_parser(tmp_path: Path) -> None:
     (tmp_path / "kcref.toml").write_text('ignore = ["KC5"]\n', encoding="utf-8")
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path, env=env)
     assert "tomllib" in result.stderr.split() or "tomli" in result.stderr.split()
+
+
+def test_score_takes_the_rules_and_options_only(tree: Path) -> None:
+    shutil.copy(ROOT / "samples" / "short-classic.log", tree / "club" / "night" / "x.log")
+    plain = run("score", "club/night/x.log")
+    assert plain[0] == 0 and "Scoring: none" in plain[1]
+    (tree / "club" / "kcref.toml").write_text('select = ["KC3"]\n[options]\nScoring = "penalty"\n', encoding="utf-8")
+    status, out = run("score", "club/night/x.log")
+    assert status == 0 and 'Scoring "penalty"' in out and "lowest total wins" in out
+    assert run("score", "--isolated", "club/night/x.log") == plain
+    (tree / "club" / "night" / "x.log").write_text(DRAW_LAST.replace("8S->N", "8D->N"), encoding="utf-8")
+    (tree / "club" / "kcref.toml").write_text('ignore = ["KC3"]\n', encoding="utf-8")
+    status, out = run("score", "club/night/x.log")
+    assert status == 1 and "KC301" in out  # ignored by check, never by score
+    (tree / "club" / "kcref.toml").write_text('rules = "nope"\n', encoding="utf-8")
+    status, out = run("score", "club/night/x.log")
+    assert status == 2 and "kcref.toml: rules: unknown rules preset 'nope'" in out

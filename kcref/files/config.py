@@ -240,6 +240,12 @@ def load(path: str) -> Config | None:
 NO_CONFIG = Config()
 
 
+def scoring_config(config: Config) -> Config:
+    """What ``kcref score`` takes of a configuration: the rules and options of logs without
+    those tags. Never the codes it ignores: a hand with errors is not scored, whatever is shown."""
+    return Config(path=config.path, rules=config.rules, options=config.options)
+
+
 class Finder:
     """The configuration of each checked file: the closest file upwards from its folder (each
     folder asked once), or the one file given (``--config``), or none (``isolated``); with the
