@@ -215,3 +215,28 @@ def test_score_takes_the_rules_and_options_only(tree: Path) -> None:
     (tree / "club" / "kcref.toml").write_text('rules = "nope"\n', encoding="utf-8")
     status, out = run("score", "club/night/x.log")
     assert status == 2 and "kcref.toml: rules: unknown rules preset 'nope'" in out
+
+
+def test_the_command_line_wins_and_files_are_named_as_found(tree: Path) -> None:
+    (tree / "club" / "kcref.toml").write_text("strict = true\n", encoding="utf-8")
+    (tree / "kcref.toml").write_text("strict = true\n", encoding="utf-8")
+    assert run("check", "club/night/x.log")[0] == 1  # strict: the KC501 warning fails
+    assert run("check", "--no-strict", "club/night/x.log")[0] == 0
+    (tree / "club" / "kcref.toml").write_text("strict = 1\n", encoding="utf-8")
+    status, out = run("check", "club/night/x.log")
+    assert status == 2 and out.startswith("kcref check: club/kcref.toml: strict: expected true or false")
+    status, out = run("check", "--config", "missing.toml", "club/night/x.log")
+    assert status == 2 and "missing.toml: cannot read" in out
+    (tree / "pyproject.toml").write_text('[project]\nname = "x"\n', encoding="utf-8")
+    status, out = run("check", "--config", "pyproject.toml", "club/night/x.log")
+    assert status == 2 and "pyproject.toml: holds no [tool.kcref] table" in out
+
+
+def test_a_hostile_key_or_value_is_shown_safely(tree: Path) -> None:
+    (tree / "club" / "kcref.toml").write_text('"\\u202e\\u001b[2J" = 1\n', encoding="utf-8")
+    status, out = run("check", "club/night/x.log")
+    assert status == 2 and "unknown key" in out
+    assert "\u202e" not in out and "\x1b" not in out
+    (tree / "kcref.toml").write_text('format = "\\u001b[2Jx"\n', encoding="utf-8")
+    status, out = run("check", "club/night/x.log")
+    assert status == 2 and "format: unknown format" in out and "\x1b" not in out

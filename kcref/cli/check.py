@@ -67,7 +67,8 @@ CODES_HELP = "(comma-separated code prefixes such as KC2 or KC216; repeatable)"
 @click.option("--jobs", "-j", type=click.IntRange(1, None), default=None,
               help="Check files in this many parallel processes (output keeps the order given) [default: 1].")
 @click.option("--quiet", "-q", is_flag=True, help="Print only errors (and warnings with --strict), no summary.")
-@click.option("--strict", is_flag=True, help="Treat warnings as errors.")
+@click.option("--strict/--no-strict", default=None,
+              help="Treat warnings as errors (--no-strict: not, whatever the configuration says).")
 @click.option("--no-source", is_flag=True, help="Do not show the source line and caret under each message.")
 @click.option("--exit-zero", is_flag=True,
               help="Exit 0 even when errors are found (2 still means bad usage or a file that cannot be read).")
@@ -89,7 +90,7 @@ CODES_HELP = "(comma-separated code prefixes such as KC2 or KC216; repeatable)"
                    "(text, or a JSON list with --format json).")
 @click.pass_context
 def command(ctx: click.Context, files: tuple[str, ...], fmt: str | None, globs: tuple[str, ...], jobs: int | None,
-          quiet: bool, strict: bool, no_source: bool, exit_zero: bool, out: TextIO, select: tuple[str, ...],
+          quiet: bool, strict: bool | None, no_source: bool, exit_zero: bool, out: TextIO, select: tuple[str, ...],
           ignore: tuple[str, ...], extend_ignore: tuple[str, ...], config_file: str | None, isolated: bool,
           statistics: bool) -> None:
     """Check game logs; report every problem as PATH:LINE:COL: SEVERITY CODE message.
@@ -104,6 +105,7 @@ def command(ctx: click.Context, files: tuple[str, ...], fmt: str | None, globs: 
       kcref check --jobs 2 --strict nights/
       kcref check --format json night.log
       kcref check --format sarif --exit-zero -o kcref.sarif nights/
+      kcref check --ignore KC216 --statistics nights/
       cat night.log | kcref check -
 
     Settings may also come from a kcref.toml or a pyproject.toml's [tool.kcref] table, found
@@ -117,7 +119,7 @@ def command(ctx: click.Context, files: tuple[str, ...], fmt: str | None, globs: 
 
     if isolated and config_file is not None:
         raise click.UsageError("give --config or --isolated, not both")
-    given = Config(select=select or None, ignore=ignore, extend_ignore=extend_ignore, strict=strict or None,
+    given = Config(select=select or None, ignore=ignore, extend_ignore=extend_ignore, strict=strict,
                    glob=globs, format=fmt, jobs=jobs)
     try:
         finder = Finder(given, config_file=config_file, isolated=isolated)
@@ -143,9 +145,10 @@ def command(ctx: click.Context, files: tuple[str, ...], fmt: str | None, globs: 
 def _check_format(config: Config) -> None:
     """A configuration file's ``format`` is one of ``--format``'s choices."""
     from ..files.config import ConfigError
+    from ..model.diagnostics import printable
     from ..model.words import did_you_mean
 
     names = [f.name for f in check_formats()]
     if config.format is not None and config.format not in names:
-        raise ConfigError(f"{config.path}: format: unknown format '{config.format}'"
-                          f"{did_you_mean(config.format, names)}: expected one of {', '.join(names)}")
+        raise ConfigError(printable(f"{config.path}: format: unknown format '{config.format}'"
+                                    f"{did_you_mean(config.format, names)}: expected one of {', '.join(names)}"))

@@ -240,6 +240,15 @@ def load(path: str) -> Config | None:
 NO_CONFIG = Config()
 
 
+def _shown_path(path: str) -> str:
+    """``path`` relative to the working folder when it is below it (as messages name it), else as it is."""
+    try:
+        relative = os.path.relpath(path)
+    except ValueError:  # another drive (Windows)
+        return path
+    return path if relative.startswith(os.pardir) else relative
+
+
 def scoring_config(config: Config) -> Config:
     """What ``kcref score`` takes of a configuration: the rules and options of logs without
     those tags. Never the codes it ignores: a hand with errors is not scored, whatever is shown."""
@@ -299,7 +308,7 @@ class Finder:
         for name in CONFIG_NAMES:
             path = os.path.join(folder, name)
             if os.path.isfile(path):
-                found = load(path)
+                found = load(_shown_path(path))
                 if found is not None:
                     return found
         return None
