@@ -178,6 +178,10 @@ def test_load_pyproject(tmp_path: Path) -> None:
     path = tmp_path / "pyproject.toml"
     path.write_text('[tool]\nkcref = { rules = "commercial" }\n', encoding="utf-8")
     assert load(str(path)) == Config(path=str(path), rules="commercial")
+    path.write_text('tool = { kcref = { rules = "family" } }\n', encoding="utf-8")
+    assert load(str(path)) == Config(path=str(path), rules="family")
+    path.write_text('[tool.mypy]\nstrict = true\n[tool.ruff]\nsrc = ["kcref"]\n', encoding="utf-8")
+    assert load(str(path)) is None
     path.write_text('[tool.kcref]\nrules = 3\n', encoding="utf-8")
     with pytest.raises(ConfigError, match="rules: expected a string, not an integer"):
         load(str(path))

@@ -30,10 +30,10 @@ PYPROJECT = "pyproject.toml"
 CONFIG_NAMES = (KCREF_TOML, PYPROJECT)
 """The files that may hold a configuration, in the order each folder is asked."""
 
-_MAY_HOLD_TABLE = re.compile(r'^[ \t]*(\[[ \t]*"?tool"?[ \t]*(\]|\.[ \t]*"?kcref"?)|"?tool"?[ \t]*\.[ \t]*"?kcref"?)',
-                             re.MULTILINE)
-"""A ``pyproject.toml`` that matches none of ``[tool]``, ``[tool.kcref...`` or ``tool.kcref...``
-holds no ``[tool.kcref]`` table: it need not be parsed."""
+_MAY_HOLD_TABLE = re.compile(r'^[ \t]*(\[[ \t]*"?tool"?[ \t]*(\]|\.[ \t]*"?kcref"?)'
+                             r'|"?tool"?[ \t]*(\.[ \t]*"?kcref"?|=))', re.MULTILINE)
+"""A ``pyproject.toml`` that matches none of ``[tool]``, ``[tool.kcref...``, ``tool.kcref...`` or
+``tool = ...`` holds no ``[tool.kcref]`` table: it need not be parsed (a match only may)."""
 
 
 class ConfigError(ValueError):
