@@ -8,11 +8,13 @@ from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING, TextIO
 
 import click
+from click.shell_completion import CompletionItem
 
-from .common import resolve_inputs
+from .common import Failed, resolve_inputs
 from .registry import Described, RegistryChoice, RegistryOption
 
 if TYPE_CHECKING:
+    from ..files.config import Config
     from ..referee.pipeline import FileReport
 
 
@@ -33,16 +35,40 @@ def progress_bar(reports: Iterable[FileReport], count: int) -> AbstractContextMa
     return click.progressbar(reports, length=count, label="checking", file=sys.stderr)
 
 
+def complete_codes(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[CompletionItem]:
+    """The codes that start with the last of the comma-separated prefixes typed, each with its summary."""
+    from ..model.codes import CODES
+
+    done, _, typed = incomplete.rpartition(",")
+    head = done + "," if done else ""
+    return [CompletionItem(head + c.code, help=c.summary) for c in CODES if c.code.startswith(typed.upper())]
+
+
+def code_prefixes(ctx: click.Context, param: click.Parameter, values: tuple[str, ...]) -> tuple[str, ...]:
+    """``--select KC2,KC301 --select KC5``: the prefixes, each one the start of a code."""
+    from ..files.config import code_prefixes as checked
+
+    words = [w for value in values for w in value.split(",") if w.strip()]
+    try:
+        return checked(words)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), ctx=ctx, param=param) from None
+
+
+CODES_HELP = "(comma-separated code prefixes such as KC2 or KC216; repeatable)"
+
+
 @click.command("check")
 @click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=True, allow_dash=True))
 @click.option("--format", "fmt", cls=RegistryOption, type=RegistryChoice(check_formats),
               help="Output format [default: github when GITHUB_ACTIONS=true, else text]: {choices}.")
 @click.option("--glob", "globs", multiple=True, metavar="PATTERN",
               help="File names to check inside directories (repeatable) [default: *.log and *.kc].")
-@click.option("--jobs", "-j", type=click.IntRange(1, None), default=1, show_default=True,
-              help="Check files in this many parallel processes (output keeps the order given).")
+@click.option("--jobs", "-j", type=click.IntRange(1, None), default=None,
+              help="Check files in this many parallel processes (output keeps the order given) [default: 1].")
 @click.option("--quiet", "-q", is_flag=True, help="Print only errors (and warnings with --strict), no summary.")
-@click.option("--strict", is_flag=True, help="Treat warnings as errors.")
+@click.option("--strict/--no-strict", default=None,
+              help="Treat warnings as errors (--no-strict: not, whatever the configuration says).")
 @click.option("--verbose", "-v", is_flag=True,
               help="Text format: print each penalty on its own line (by default a hand's penalties make one line).")
 @click.option("--no-source", is_flag=True, help="Do not show the source line and caret under each message.")
@@ -51,9 +77,24 @@ def progress_bar(reports: Iterable[FileReport], count: int) -> AbstractContextMa
 @click.option("--output-file", "-o", "out", type=click.File("w", encoding="utf-8", lazy=False, atomic=True),
               default="-", metavar="FILE",
               help="Write the results to FILE instead of standard output.")
+@click.option("--select", multiple=True, metavar="CODES", callback=code_prefixes, shell_complete=complete_codes,
+              help=f"Report only the codes that start with these {CODES_HELP} [default: all].")
+@click.option("--ignore", multiple=True, metavar="CODES", callback=code_prefixes, shell_complete=complete_codes,
+              help=f"Do not report these codes {CODES_HELP}; KC001-KC003 are always reported.")
+@click.option("--extend-ignore", multiple=True, metavar="CODES", callback=code_prefixes,
+              shell_complete=complete_codes,
+              help=f"Ignore these codes too, on top of the configured ignore {CODES_HELP}.")
+@click.option("--config", "config_file", type=click.Path(dir_okay=False), metavar="PATH",
+              help="Read the configuration from this file only (a kcref.toml, or a pyproject.toml's [tool.kcref]).")
+@click.option("--isolated", is_flag=True, help="Read no configuration file.")
+@click.option("--statistics", is_flag=True,
+              help="Instead of the messages, print how many there are of each code, most frequent first "
+                   "(text, or a JSON list with --format json).")
 @click.pass_context
-def command(ctx: click.Context, files: tuple[str, ...], fmt: str | None, globs: tuple[str, ...], jobs: int,
-          quiet: bool, strict: bool, verbose: bool, no_source: bool, exit_zero: bool, out: TextIO) -> None:
+def command(ctx: click.Context, files: tuple[str, ...], fmt: str | None, globs: tuple[str, ...], jobs: int | None,
+          quiet: bool, strict: bool | None, verbose: bool, no_source: bool, exit_zero: bool, out: TextIO,
+          select: tuple[str, ...], ignore: tuple[str, ...], extend_ignore: tuple[str, ...], config_file: str | None,
+          isolated: bool, statistics: bool) -> None:
     """Check game logs; report every problem as PATH:LINE:COL: SEVERITY CODE message.
 
     FILE may be a log, a directory (searched for *.log and *.kc files), or - for standard
@@ -66,16 +107,51 @@ def command(ctx: click.Context, files: tuple[str, ...], fmt: str | None, globs: 
       kcref check --jobs 2 --strict nights/
       kcref check --format json night.log
       kcref check --format sarif --exit-zero -o kcref.sarif nights/
+      kcref check --ignore KC216 --statistics nights/
       cat night.log | kcref check -
+
+    Settings may also come from a kcref.toml or a pyproject.toml's [tool.kcref] table, found
+    upwards from each file's folder (docs/config.md); the command line wins over the file.
     """
     import os
 
+    from ..files.config import Config, ConfigError, Finder
     from ..model.status import ExitStatus
     from ..output.check_report import default_format, run_check
 
-    inputs = resolve_inputs(files, globs)
+    if isolated and config_file is not None:
+        raise click.UsageError("give --config or --isolated, not both")
+    given = Config(select=select or None, ignore=ignore, extend_ignore=extend_ignore, strict=strict,
+                   glob=globs, format=fmt, jobs=jobs)
+    try:
+        finder = Finder(given, config_file=config_file, isolated=isolated)
+        here = finder.for_folder(".")
+        _check_format(here)
+        inputs = resolve_inputs(files, here.glob)
+        configs = {path: finder.for_path(path) for path in inputs.paths}
+    except ConfigError as exc:
+        raise Failed(f"kcref check: {exc}") from None
+    fmt = here.format or ("text" if statistics else default_format(os.environ))
+    if statistics:
+        from ..output.check_statistics import STATISTICS_FORMATS
+
+        if fmt not in STATISTICS_FORMATS:
+            raise click.UsageError(f"--statistics prints {' or '.join(STATISTICS_FORMATS)}, not {fmt}")
     # A FILE is written whole or not at all (click's atomic file, put in place as the command ends).
-    status = run_check(inputs, fmt or default_format(os.environ), out, jobs=jobs, quiet=quiet, strict=strict,
+    status = run_check(inputs, fmt, out, jobs=here.jobs or 1, quiet=quiet, strict=bool(here.strict),
                        show_source=not no_source, verbose=verbose,
-                       progress=progress_bar if stderr_is_terminal() else None)
+                       progress=progress_bar if stderr_is_terminal() else None, configs=configs.__getitem__,
+                       statistics=statistics)
     ctx.exit(ExitStatus.OK if exit_zero and status is ExitStatus.FOUND else status)
+
+
+def _check_format(config: Config) -> None:
+    """A configuration file's ``format`` is one of ``--format``'s choices."""
+    from ..files.config import ConfigError
+    from ..model.diagnostics import printable
+    from ..model.words import did_you_mean
+
+    names = [f.name for f in check_formats()]
+    if config.format is not None and config.format not in names:
+        raise ConfigError(printable(f"{config.path}: format: unknown format '{config.format}'"
+                                    f"{did_you_mean(config.format, names)}: expected one of {', '.join(names)}"))

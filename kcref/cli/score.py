@@ -7,7 +7,7 @@ from typing import Any
 
 import click
 
-from .common import resolve_inputs
+from .common import Failed, resolve_inputs
 from .registry import Described, RegistryChoice, RegistryOption
 
 
@@ -56,9 +56,12 @@ class FormatChoice(RegistryChoice):
 @click.option("--ascii", "ascii_only", is_flag=True, help="Draw the chart in plain ASCII.")
 @click.option("--skip-invalid", is_flag=True, help="Leave out the hands with errors (each is named) and score "
                                                     "the rest, instead of refusing.")
+@click.option("--config", "config_file", type=click.Path(dir_okay=False), metavar="PATH",
+              help="Read the configuration from this file only (a kcref.toml, or a pyproject.toml's [tool.kcref]).")
+@click.option("--isolated", is_flag=True, help="Read no configuration file.")
 @click.pass_context
 def command(ctx: click.Context, files: tuple[str, ...], by: str, fmt: str, globs: tuple[str, ...], chart: bool,
-          ascii_only: bool, skip_invalid: bool) -> None:
+          ascii_only: bool, skip_invalid: bool, config_file: str | None, isolated: bool) -> None:
     """Total the scores of game logs across hands, games and nights (files, in the order given).
 
     FILE may be a log, a directory (searched for *.log and *.kc files), or - for standard
@@ -67,7 +70,8 @@ def command(ctx: click.Context, files: tuple[str, ...], by: str, fmt: str, globs
     Every file is refereed first. A file with errors is refused (exit 1: 'kcref check'
     shows them) unless --skip-invalid leaves out the hands with errors. Unfinished hands,
     and hands whose score depends on cards nobody recorded, are not scored. The standings
-    rank players by games won, then points in the scoring system's winning direction.
+    rank players by games won, then points in the scoring system's winning direction. A
+    configuration file (docs/config.md) gives the rules, options and glob of logs without tags.
     Exit status: 0 scored, 1 errors in the logs, 2 bad usage or a file that cannot be read.
 
     \b
@@ -77,6 +81,7 @@ def command(ctx: click.Context, files: tuple[str, ...], by: str, fmt: str, globs
       kcref score --by night --format github nights/*.log
       kcref score --format json --skip-invalid nights/*.log
     """
+    from ..files.config import Config, ConfigError, Finder, scoring_config
     from ..output.score_formats import score_format
     from ..output.score_report import score_inputs
 
@@ -84,7 +89,15 @@ def command(ctx: click.Context, files: tuple[str, ...], by: str, fmt: str, globs
         raise click.UsageError(f"--chart draws in the terminal: it does not go with --format {fmt}")
     if ascii_only and not chart:
         raise click.UsageError("--ascii goes with --chart")
-    result = score_inputs(resolve_inputs(files, globs), by, fmt, chart, ascii_only, skip_invalid)
+    if isolated and config_file is not None:
+        raise click.UsageError("give --config or --isolated, not both")
+    try:
+        finder = Finder(Config(glob=globs), config_file=config_file, isolated=isolated)
+        inputs = resolve_inputs(files, finder.for_folder(".").glob)
+        configs = {path: scoring_config(finder.for_path(path)) for path in inputs.paths}
+    except ConfigError as exc:
+        raise Failed(f"kcref score: {exc}") from None
+    result = score_inputs(inputs, by, fmt, chart, ascii_only, skip_invalid, configs.__getitem__)
     for chunk in result.out_chunks:
         click.echo(chunk, nl=False)
     for chunk in result.err_chunks:

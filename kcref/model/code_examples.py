@@ -32,6 +32,8 @@ COMMERCIAL = '[Players "Ann, Bob"]\n[Rules "commercial"]\nhand 1\n' + DEALS + "l
 
 EXAMPLES: dict[str, Example] = {
     "KC004": Example(PLAYERS, HAND + OUT),
+    "KC007": Example(HAND + "Ann: 8S->N; draw  # kcref: ignore[KC301]\n",
+                     HAND + "Ann: 8D->N; draw  # kcref: ignore[KC301]\n"),
     "KC100": Example(HAND + "Ann: 8S->N 7H->N\n", HAND + "Ann: 8S->N; 7H->N; draw\n"),
     "KC101": Example(HAND + "Ann: 8S->N; draw\nblokced\n", HAND + "Ann: 8S->N; draw\nBob: draw\n"),
     "KC102": Example(HAND + "Ann: 8X->N; draw\n", HAND + "Ann: 8S->N; draw\n"),

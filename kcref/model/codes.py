@@ -43,6 +43,7 @@ CODES: tuple[CodeInfo, ...] = (
     CodeInfo("KC004", W, "the file holds no hand"),
     CodeInfo("KC005", E, "a line longer than 64 KiB (65,536 characters): it is skipped unread"),
     CodeInfo("KC006", E, "the file could not be read to its end (a read error, or it shrank while being read)"),
+    CodeInfo("KC007", W, "a suppression comment (# kcref: ignore[CODE]) silences nothing on its line"),
     # --- syntax
     CodeInfo("KC100", E, "the line does not follow the grammar (the message says what was expected)"),
     CodeInfo("KC101", E, "the line starts with an unknown word"),

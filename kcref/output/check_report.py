@@ -15,7 +15,7 @@ from typing import TextIO
 from ..files.inputs import Found, Inputs, Problem, display_name
 from ..model.codes import Severity
 from ..model.status import ExitStatus
-from ..referee.pipeline import FileReport, check_file, check_inputs, problem_report
+from ..referee.pipeline import Configs, FileReport, check_file, check_inputs, problem_report
 from .check_formats import CHECK_FORMATS, JunitPrinter, Printer, failing, unfolded
 
 Progress = Callable[[Iterable[FileReport], int], AbstractContextManager[Iterable[FileReport]]]
@@ -35,23 +35,34 @@ def default_format(environ: Mapping[str, str]) -> str:
 
 
 def run_check(inputs: Inputs, fmt: str, out: TextIO, *, jobs: int = 1, quiet: bool = False, strict: bool = False,
-              show_source: bool = True, progress: Progress | None = None, verbose: bool = False) -> ExitStatus:
+              show_source: bool = True, progress: Progress | None = None, verbose: bool = False,
+              configs: Configs | None = None, statistics: bool = False) -> ExitStatus:
     """Check ``inputs`` and print the results on ``out`` in the format named ``fmt``
     (:data:`CHECK_FORMATS`); ``progress``, if given, shows the files going by when there are
     at least :data:`PROGRESS_FILES`; ``verbose`` prints each penalty on its own in the text format
-    (else a hand's penalties make one settlement line).
+    (else a hand's penalties make one settlement line); ``configs`` gives each file its
+    configuration (the diagnostics it ignores are neither shown nor counted). With ``statistics``
+    (``fmt``: one of :data:`~kcref.output.check_statistics.STATISTICS_FORMATS`) the counts of each
+    code are printed instead of the diagnostics.
 
     Returns USAGE if a file could not be read, FOUND if a file has errors (or warnings when
     ``strict``), else OK.
     """
-    printer = CHECK_FORMATS[fmt].printer(out, show_source=show_source, quiet=quiet, strict=strict, verbose=verbose)
+    printer: Printer
+    if statistics:
+        from .check_statistics import StatisticsPrinter
+
+        printer = StatisticsPrinter(out, quiet=quiet, strict=strict, as_json=fmt == "json")
+    else:
+        printer = CHECK_FORMATS[fmt].printer(out, show_source=show_source, quiet=quiet, strict=strict,
+                                             verbose=verbose)
     count = len(inputs.paths) + len(inputs.problems)
     if progress is not None and count < PROGRESS_FILES:
         progress = None
     if jobs > 1 or progress is not None:
-        reports = _whole(inputs, printer, jobs, count, progress)
+        reports = _whole(inputs, printer, jobs, count, progress, configs)
     else:
-        reports = _streamed(inputs, printer)
+        reports = _streamed(inputs, printer, configs)
     printer.finish(reports)
     out.flush()
     if any(r.unreadable for r in reports):
@@ -76,12 +87,14 @@ def _print_whole(printer: Printer, report: FileReport) -> None:
     printer.end_file(report)
 
 
-def _whole(inputs: Inputs, printer: Printer, jobs: int, count: int, progress: Progress | None) -> list[FileReport]:
+def _whole(inputs: Inputs, printer: Printer, jobs: int, count: int, progress: Progress | None,
+           configs: Configs | None = None) -> list[FileReport]:
     """Reports that come back whole (from worker processes, or behind a progress bar), printed in order."""
     # --quiet shows only what fails: the workers need not send the rest back; nor the penalties
     # that the text printer sums up from the verdicts (wants_hands: only it wants them).
     keep = partial(failing, strict=printer.strict) if printer.quiet else unfolded if printer.wants_hands else None
-    results: Iterable[FileReport] = check_inputs(inputs, jobs=jobs, keep_hands=printer.wants_hands, keep=keep)
+    results: Iterable[FileReport] = check_inputs(inputs, jobs=jobs, keep_hands=printer.wants_hands, keep=keep,
+                                                 configs=configs)
     if progress is not None:
         with progress(results, count) as shown:
             results = list(shown)
@@ -93,7 +106,7 @@ def _whole(inputs: Inputs, printer: Printer, jobs: int, count: int, progress: Pr
     return reports
 
 
-def _streamed(inputs: Inputs, printer: Printer) -> list[FileReport]:
+def _streamed(inputs: Inputs, printer: Printer, configs: Configs | None = None) -> list[FileReport]:
     """One file at a time: each hand's diagnostics print as soon as it is judged."""
     reports = []
     # Under --quiet most diagnostics (a penalty on many turns) are not shown: the pipeline then
@@ -104,7 +117,8 @@ def _streamed(inputs: Inputs, printer: Printer) -> list[FileReport]:
     for entry in inputs.entries:
         if isinstance(entry, Found):
             printer.start_file(display_name(entry.path))
-            report = check_file(entry.path, keep_hands=False, emit=printer.diagnostic, keep=keep, on_hand=on_hand)
+            report = check_file(entry.path, keep_hands=False, emit=printer.diagnostic, keep=keep, on_hand=on_hand,
+                                config=None if configs is None else configs(entry.path))
             printer.end_file(report)
             reports.append(report)
         elif isinstance(entry, Problem):

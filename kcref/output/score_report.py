@@ -17,7 +17,7 @@ from ..files.inputs import Found, Inputs, Problem, problem_diagnostic, resolve
 from ..model.diagnostics import Diagnostic
 from ..model.status import ExitStatus
 from ..model.words import plural
-from ..referee.pipeline import FileReport, check_file
+from ..referee.pipeline import Configs, FileReport, check_file
 from ..referee.verdict import HandVerdict
 from ..scoring.standings import HandSorter, Scoreboard, Tally, scoreboard
 from .cells import terminal, terminal_diagnostic
@@ -132,7 +132,8 @@ def score_reports(reports: Sequence[FileReport], by: str = "player", fmt: str = 
 class _Streamed:
     """Checks files one by one, handing each error and each verdict on as it comes."""
 
-    def __init__(self, tally: Tally, skip_invalid: bool) -> None:
+    def __init__(self, tally: Tally, skip_invalid: bool, configs: Configs | None = None) -> None:
+        self.configs = configs
         self.tally: Tally | None = tally
         self.skip_invalid = skip_invalid
         self.refusals = Refusals()
@@ -153,21 +154,23 @@ class _Streamed:
 
     def file(self, path: str) -> None:
         self.sorter = HandSorter()
-        report = check_file(path, keep_hands=False, emit=self.emit, on_hand=self.on_hand)
+        report = check_file(path, keep_hands=False, emit=self.emit, on_hand=self.on_hand,
+                            config=None if self.configs is None else self.configs(path))
         self.refusals.end_file(report.path, report.unreadable)
         if self.tally is not None:
             self.tally.end_night(report.path, report.tags, report.hand_count, self.sorter.ignored())
 
 
 def score_inputs(inputs: Inputs, by: str = "player", fmt: str = "simple", chart: bool = False,
-                 ascii_only: bool = False, skip_invalid: bool = False) -> ScoreResult:
-    """``kcref score``: check every input in order (see :func:`kcref.files.inputs.resolve`), then score.
+                 ascii_only: bool = False, skip_invalid: bool = False, configs: Configs | None = None) -> ScoreResult:
+    """``kcref score``: check every input in order (see :func:`kcref.files.inputs.resolve`), then score
+    (``configs``: each file's configuration, for the rules and options of logs without those tags).
 
     Verdicts are counted as they come and not kept; rows per hand are kept, in a temporary
     file, only where the output lists every hand (``by="hand"``, JSON), running totals only for
     the chart. A path that could not be read is refused with the others that cannot (status 2).
     """
-    streamed = _Streamed(Tally(keep_rows=lists_every_hand(by, fmt), keep_running=chart), skip_invalid)
+    streamed = _Streamed(Tally(keep_rows=lists_every_hand(by, fmt), keep_running=chart), skip_invalid, configs)
     for entry in inputs.entries:
         if isinstance(entry, Found):
             streamed.file(entry.path)

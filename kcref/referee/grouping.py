@@ -118,23 +118,39 @@ DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 RESERVED_NAMES = frozenset(KEYWORDS)
 
 
+class Defaults(NamedTuple):
+    """What a log's tags default to (a configuration file's ``rules`` and ``options``): its own
+    ``Rules`` and option tags win."""
+
+    rules: str = DEFAULT_PRESET
+    """The preset of a log without a ``Rules`` tag (a name of ``PRESETS_BY_NAME``)."""
+    options: tuple[tuple[str, str], ...] = ()
+    """Option tags and their values (already checked), for a log without those tags."""
+
+
+NO_DEFAULTS = Defaults()
+
+
 class _Context:
     """What the tags seen so far say; mutated only while grouping one file."""
 
-    def __init__(self) -> None:
+    def __init__(self, defaults: Defaults = NO_DEFAULTS) -> None:
         self.tags: dict[str, Tag] = {}
         self.players: tuple[str, ...] | None = None
         self.players_seen = False
-        self.rules = DEFAULT_PRESET
+        self.rules = defaults.rules
+        self.defaults = {tag.lower(): value for tag, value in defaults.options}
         self.overrides: dict[str, Tag] = {}
         self._options: dict[tuple[object, ...], Options] = {}
 
     def options(self) -> Options:
-        """The options in force: the preset, then each option tag (memoised: tags change rarely)."""
+        """The options in force: the preset, then the defaults, then each option tag (memoised:
+        tags change rarely)."""
         key = (self.rules, tuple((k, t.value) for k, t in self.overrides.items()))
         cached = self._options.get(key)
         if cached is None:
-            cached = self._options[key] = resolve(self.rules, {k: t.value for k, t in self.overrides.items()})
+            values = {**self.defaults, **{k: t.value for k, t in self.overrides.items()}}
+            cached = self._options[key] = resolve(self.rules, values)
         return cached
 
 
@@ -236,14 +252,16 @@ _TAG_SPELLING = {name.lower(): name for name in _TAG_CHECKS}
 # --- grouping -------------------------------------------------------------------------------------
 
 
-def iter_hands(items: Iterable[Item], path: str) -> Iterator[HandRecord | Diagnostic | Tag]:
-    """Group a file's events into hands.
+def iter_hands(items: Iterable[Item], path: str,
+               defaults: Defaults = NO_DEFAULTS) -> Iterator[HandRecord | Diagnostic | Tag]:
+    """Group a file's events into hands (``defaults``: the rules and options of a log without
+    those tags).
 
     Yields, in file order: diagnostics (syntax errors passed through, tag problems), every Tag
     (so that reports can show Event, Date, Site...), and one HandRecord per hand. Comments and
     blank lines are dropped. A hand is cut at its first syntax error (``HandRecord.cut``).
     """
-    return _Grouping(path).run(items)
+    return _Grouping(path, defaults).run(items)
 
 
 _Found = Iterator[HandRecord | Diagnostic | Tag]
@@ -252,9 +270,9 @@ _Found = Iterator[HandRecord | Diagnostic | Tag]
 class _Grouping:
     """The hand being gathered and what the file has said so far: one handler per kind of item."""
 
-    def __init__(self, path: str) -> None:
+    def __init__(self, path: str, defaults: Defaults = NO_DEFAULTS) -> None:
         self.path = path
-        self.ctx = _Context()
+        self.ctx = _Context(defaults)
         self.current: HandStart | None = None
         self.events: list[Event] = []
         self.cut: Cut | None = None

@@ -12,10 +12,11 @@ from array import array
 from collections import Counter, deque
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
-from functools import partial
+from functools import lru_cache, partial
 from operator import itemgetter
 from typing import BinaryIO
 
+from ..files.config import Config
 from ..files.inputs import Found, Inputs, Problem, problem_diagnostic
 from ..model.codes import UNREADABLE, Severity
 from ..model.diagnostics import Diagnostic
@@ -23,10 +24,11 @@ from ..model.events import Tag
 from ..notation.reader import read_file, read_stream, read_text
 from ..notation.sourcelines import SourceLines
 from .assertions import check_assertions
-from .grouping import MAX_TAG_NAMES, HandRecord
+from .grouping import MAX_TAG_NAMES, NO_DEFAULTS, Defaults, HandRecord
 from .hand_score import hand_score
 from .replay import referee_hands
 from .setup_checks import checked_hands
+from .suppression import MARK, Suppressions
 from .verdict import HandVerdict
 
 ERROR, WARNING, INFO = Severity.ERROR, Severity.WARNING, Severity.INFO
@@ -76,20 +78,35 @@ Keep = Callable[[Diagnostic], bool]
 diagnostic is given its source line: one it does not keep costs no more than its count."""
 
 
+Configs = Callable[[str], Config]
+"""The configuration of the file at a path (see :class:`kcref.files.config.Finder`)."""
+
+
+@lru_cache(maxsize=64)
+def _settings(config: Config | None) -> tuple[Defaults, frozenset[str]]:
+    """What a configuration means to the pipeline: the tags' defaults, and the codes not reported."""
+    if config is None:
+        return NO_DEFAULTS, frozenset()
+    return Defaults(config.rules or NO_DEFAULTS.rules, config.options), config.ignored()
+
+
 def check_items(items: Iterable[object], path: str, *, keep_hands: bool = True, emit: Emit | None = None,
                 sources: SourceLines | None = None, on_hand: OnHand | None = None,
-                keep: Keep | None = None) -> FileReport:
+                keep: Keep | None = None, config: Config | None = None) -> FileReport:
     """Check a stream of events and syntax diagnostics read from ``path``: set-up, then replay.
 
     Diagnostics go to ``emit`` as each hand is judged (else into ``report.diagnostics``), only
     those ``keep`` accepts when it is given, though all are counted; the verdicts are kept in
     ``report.hands`` only with ``keep_hands``. ``sources`` is where the reader keeps the text of
     the lines, for the diagnostics' caret display: each hand's lines are released once its
-    diagnostics are out.
+    diagnostics are out. ``config`` gives the rules and options of a log without those tags,
+    and the codes that are neither handed on nor counted (see :meth:`Config.ignored`).
     """
-    check = _Check(path, keep_hands, emit, sources, on_hand, keep)
-    for verdict in referee_hands(check.records(items)):
+    defaults, ignored = _settings(config)
+    check = _Check(path, keep_hands, emit, sources, on_hand, keep, ignored)
+    for verdict in referee_hands(check.records(items, defaults)):
         check.hand(verdict)
+    check.note_suppressions()
     check.flush()
     return check.report
 
@@ -99,9 +116,10 @@ class _Check:
     verdict to come), and the diagnostics not yet handed on."""
 
     def __init__(self, path: str, keep_hands: bool, emit: Emit | None, sources: SourceLines | None,
-                 on_hand: OnHand | None, keep: Keep | None = None) -> None:
+                 on_hand: OnHand | None, keep: Keep | None = None, ignored: frozenset[str] = frozenset()) -> None:
         self.path = path
         self.keep = keep
+        self.ignored = ignored
         self.keep_hands = keep_hands
         self.emit = emit
         self.sources = sources
@@ -109,17 +127,43 @@ class _Check:
         self.report = FileReport(path)
         self.judged: deque[HandRecord] = deque()
         self.pending: list[Diagnostic] = []
+        self.suppressions = Suppressions(path)
+        self.later: list[tuple[int, str]] = []
+        """Lines that may hold a suppression, with their comment ("": the line's), read once
+        their text is kept."""
 
-    def records(self, items: Iterable[object]) -> Iterator[HandRecord]:
+    def records(self, items: Iterable[object], defaults: Defaults = NO_DEFAULTS) -> Iterator[HandRecord]:
         """The hands that pass the set-up checks; their diagnostics wait to be handed on in line order."""
-        for item in checked_hands(items, self.path):  # type: ignore[arg-type]
+        later = self.later
+        for item in checked_hands(items, self.path, defaults):  # type: ignore[arg-type]
             if isinstance(item, HandRecord):  # the most common item: asked first
+                start = item.start
+                if MARK in start.comment:
+                    later.append((start.span.line, start.comment))
+                for event in item.events:  # never a Comment nor a Blank: the grouping drops them
+                    if MARK in event.comment:  # type: ignore[union-attr]
+                        later.append((event.span.line, event.comment))  # type: ignore[union-attr]
+                if later:
+                    self.note_suppressions()
                 self.judged.append(item)
                 yield item
             elif isinstance(item, Diagnostic):
+                if item.line > 0 and self.sources is not None:
+                    later.append((item.line, ""))  # a line that is no event (a syntax error) may hold one too
                 self.pending.append(item)
             else:
+                if MARK in item.comment:
+                    later.append((item.span.line, item.comment))
                 _keep_tag(self.report.tags, item)
+
+    def note_suppressions(self) -> None:
+        """Read the suppressions of the lines set aside: once a hand is read whole, its lines'
+        text is kept (see :class:`~kcref.notation.sourcelines.SourceLines`)."""
+        note, sources = self.suppressions.note, self.sources
+        for line, comment in self.later:
+            text = "" if sources is None else sources.get(line)
+            note(line, comment or text, text)
+        self.later.clear()
 
     def hand(self, verdict: HandVerdict) -> None:
         """Take the referee's verdict on the oldest judged hand: check its assertions, hand its
@@ -132,9 +176,9 @@ class _Check:
         if self.keep_hands:
             report.hands.append(verdict)
         report.hand_lines.append(record.start.span.line)
-        if self.pending or asserted:
+        if self.pending or asserted or self.suppressions:
             self.pending.extend(verdict.diagnostics)
-            self.flush()
+            self.flush(record.events[-1].span.line if record.events else record.start.span.line)
         elif verdict.diagnostics:
             self._send(verdict.diagnostics)  # the referee's own are in line order already
         if self.sources is not None:
@@ -142,8 +186,12 @@ class _Check:
         if self.on_hand is not None:
             self.on_hand(verdict, report.hand_lines[-1])
 
-    def flush(self) -> None:
-        """Count the pending diagnostics and hand them on in line order."""
+    def flush(self, upto: int | None = None) -> None:
+        """Count the pending diagnostics and hand them on in line order: those a suppression
+        silences left out, and the suppressions up to line ``upto`` (all, without it) that
+        silenced nothing reported (KC007)."""
+        if self.suppressions:
+            self.pending = self.suppressions.kept(self.pending) + self.suppressions.unused(upto)
         pending = self.pending
         if not pending:
             return
@@ -153,13 +201,15 @@ class _Check:
 
     def _send(self, diagnostics: Iterable[Diagnostic]) -> None:
         """Count ``diagnostics`` (in line order) and hand them on, with their source lines."""
-        report, sources, emit, keep = self.report, self.sources, self.emit, self.keep
+        report, sources, emit, keep, ignored = self.report, self.sources, self.emit, self.keep, self.ignored
         out = report.diagnostics.append if emit is None else emit
         new = tuple.__new__
         # Counted in locals: Severity hashes in Python, and a log may hold a penalty on every turn.
         errors = warnings = infos = penalties = 0
         for d in diagnostics:
             path, line, column, severity, code, message, source = d
+            if ignored and code in ignored:
+                continue
             if severity is ERROR:
                 errors += 1
             elif severity is WARNING:
@@ -191,15 +241,16 @@ def _keep_tag(tags: list[Tag], tag: Tag) -> None:
 
 
 def check_text(text: str, path: str = "<string>", *, keep_hands: bool = True, emit: Emit | None = None,
-               on_hand: OnHand | None = None, keep: Keep | None = None) -> FileReport:
+               on_hand: OnHand | None = None, keep: Keep | None = None, config: Config | None = None) -> FileReport:
     """Check a log held in a string."""
     sources = SourceLines()
     return check_items(read_text(text, path, keep=sources), path, keep_hands=keep_hands, emit=emit,
-                       sources=sources, on_hand=on_hand, keep=keep)
+                       sources=sources, on_hand=on_hand, keep=keep, config=config)
 
 
 def check_file(path: str, stdin: BinaryIO | None = None, *, keep_hands: bool = True,
-               emit: Emit | None = None, on_hand: OnHand | None = None, keep: Keep | None = None) -> FileReport:
+               emit: Emit | None = None, on_hand: OnHand | None = None, keep: Keep | None = None,
+               config: Config | None = None) -> FileReport:
     """Check the log at ``path`` (``-`` reads ``stdin``, by default the process's standard input).
 
     With ``emit`` and without ``keep_hands`` memory stays flat however large the file: the file
@@ -209,13 +260,14 @@ def check_file(path: str, stdin: BinaryIO | None = None, *, keep_hands: bool = T
     sources = SourceLines()
     if path == "-":
         return check_items(read_stream(stdin or sys.stdin.buffer, "<stdin>", keep=sources), "<stdin>",
-                           keep_hands=keep_hands, emit=emit, sources=sources, on_hand=on_hand, keep=keep)
+                           keep_hands=keep_hands, emit=emit, sources=sources, on_hand=on_hand, keep=keep,
+                           config=config)
     return check_items(read_file(path, keep=sources), path, keep_hands=keep_hands, emit=emit, sources=sources,
-                       on_hand=on_hand, keep=keep)
+                       on_hand=on_hand, keep=keep, config=config)
 
 
-def _check_one(path: str, keep_hands: bool, keep: Keep | None) -> FileReport:
-    return check_file(path, keep_hands=keep_hands, keep=keep)
+def _check_one(path: str, config: Config | None, keep_hands: bool, keep: Keep | None) -> FileReport:
+    return check_file(path, keep_hands=keep_hands, keep=keep, config=config)
 
 
 CHUNK_FILES = 16
@@ -223,25 +275,27 @@ CHUNK_FILES = 16
 
 
 def check_paths(paths: Iterable[str], *, jobs: int = 1, keep_hands: bool = True,
-                keep: Keep | None = None) -> Iterator[FileReport]:
+                keep: Keep | None = None, configs: Configs | None = None) -> Iterator[FileReport]:
     """Check many files; reports come in the order given, whatever ``jobs`` (worker processes).
 
     With workers, each report comes back whole (its diagnostics kept, for printing in order;
     with ``keep``, only those it accepts, though every one is counted); the paths go to the
     workers in chunks, a few per worker at a time, so that a folder of
-    small logs does not cost a round trip per file.
+    small logs does not cost a round trip per file. ``configs`` gives each path its
+    configuration (asked here, in this process).
     """
     paths = list(paths)
     if jobs <= 1 or len(paths) < 2 or "-" in paths:
         for path in paths:
-            yield _check_one(path, keep_hands, keep)
+            yield _check_one(path, None if configs is None else configs(path), keep_hands, keep)
         return
     from concurrent.futures import ProcessPoolExecutor  # only with workers: it costs ~9 ms to import
 
     workers = min(jobs, len(paths))
     chunk = max(1, min(CHUNK_FILES, len(paths) // (workers * 4)))
     with ProcessPoolExecutor(max_workers=workers) as pool:
-        yield from pool.map(partial(_check_one, keep_hands=keep_hands, keep=keep), paths, chunksize=chunk)
+        settings = [None if configs is None else configs(path) for path in paths]
+        yield from pool.map(partial(_check_one, keep_hands=keep_hands, keep=keep), paths, settings, chunksize=chunk)
 
 
 def problem_report(problem: Problem) -> FileReport:
@@ -252,11 +306,11 @@ def problem_report(problem: Problem) -> FileReport:
 
 
 def check_inputs(inputs: Inputs, *, jobs: int = 1, keep_hands: bool = True,
-                 keep: Keep | None = None) -> Iterator[FileReport]:
+                 keep: Keep | None = None, configs: Configs | None = None) -> Iterator[FileReport]:
     """Check every file found, in order (``jobs`` worker processes); a path that could not be
     read gets its own report (see :func:`problem_report`) where it stands. With ``keep``, the
     reports hold only the diagnostics it accepts (a worker then sends back no more than that)."""
-    reports = check_paths(inputs.paths, jobs=jobs, keep_hands=keep_hands, keep=keep)
+    reports = check_paths(inputs.paths, jobs=jobs, keep_hands=keep_hands, keep=keep, configs=configs)
     for entry in inputs.entries:
         if isinstance(entry, Found):
             yield next(reports)

@@ -9,7 +9,7 @@ from ..model.cards import FOUNDATIONS, HAND_SIZE, Card
 from ..model.diagnostics import Diagnostic, diagnostic
 from ..model.events import Assertion, Blocked, Deal, Layout, Reveal, Span, Tag, Turn, written_draw_steps
 from ..notation.reader import Item
-from .grouping import Cut, HandRecord, iter_hands, resolve_player, unknown_player
+from .grouping import NO_DEFAULTS, Cut, Defaults, HandRecord, iter_hands, resolve_player, unknown_player
 
 PLAY_LINES: dict[type, str] = {Turn: "a turn", Reveal: "a reveal", Blocked: "a blocked line"}
 """The lines that need the layout on the table, as a message names them."""
@@ -29,11 +29,12 @@ def check_hand(record: HandRecord, previous_number: int | None = None) -> tuple[
     return record, diags
 
 
-def checked_hands(items: Iterable[Item], path: str) -> Iterator[HandRecord | Diagnostic | Tag]:
+def checked_hands(items: Iterable[Item], path: str,
+                  defaults: Defaults = NO_DEFAULTS) -> Iterator[HandRecord | Diagnostic | Tag]:
     """:func:`~kcref.referee.grouping.iter_hands` with each hand's set-up checked: a hand's set-up
     diagnostics come just before the hand, which is cut at the first of them that is an error."""
     previous_number: int | None = None
-    for item in iter_hands(items, path):
+    for item in iter_hands(items, path, defaults):
         if isinstance(item, HandRecord):
             record, diags = check_hand(item, previous_number)
             previous_number = record.number

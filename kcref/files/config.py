@@ -1,0 +1,314 @@
+"""kcref's configuration: a ``kcref.toml`` (top-level keys) or a ``[tool.kcref]`` table in
+``pyproject.toml``, found upwards from each checked file's folder as ruff finds its own.
+
+The closest file wins, ``kcref.toml`` before ``pyproject.toml`` in the same folder, and a
+``pyproject.toml`` without a ``[tool.kcref]`` table does not count. Each folder is searched
+once per run (the answers are cached), and the TOML parser is imported only when a file that
+may hold a configuration is found: a check without one costs a few ``stat`` calls per folder.
+
+Every key is read through :data:`KEYS`, one row per key: its field, how its value is read, and
+what it takes. An unknown key, or a value of the wrong type, is a :class:`ConfigError` that
+names the key and the file.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, fields, replace
+from typing import Any, NamedTuple
+
+from ..model.codes import CODES, UNREADABLE
+from ..model.diagnostics import printable
+from ..model.options import OPTION_TAGS_BY_NAME, PRESETS_BY_NAME
+from ..model.words import did_you_mean
+
+KCREF_TOML = "kcref.toml"
+PYPROJECT = "pyproject.toml"
+CONFIG_NAMES = (KCREF_TOML, PYPROJECT)
+"""The files that may hold a configuration, in the order each folder is asked."""
+
+_MAY_HOLD_TABLE = re.compile(r'^[ \t]*(\[[ \t]*"?tool"?[ \t]*(\]|\.[ \t]*"?kcref"?)'
+                             r'|"?tool"?[ \t]*(\.[ \t]*"?kcref"?|=))', re.MULTILINE)
+"""A ``pyproject.toml`` that matches none of ``[tool]``, ``[tool.kcref...``, ``tool.kcref...`` or
+``tool = ...`` holds no ``[tool.kcref]`` table: it need not be parsed (a match only may)."""
+
+
+class ConfigError(ValueError):
+    """A configuration file cannot be used; the message names the file and the key (printable)."""
+
+
+@dataclass(frozen=True)
+class Config:
+    """What a configuration file (and the command line over it) sets; ``None`` or empty: not set."""
+
+    path: str | None = None
+    """The file read, or ``None`` (no file: the built-in defaults)."""
+    rules: str | None = None
+    """The rules preset of logs without a ``Rules`` tag."""
+    options: tuple[tuple[str, str], ...] = ()
+    """Option tags and their values (tag spelling as in logs), for logs without those tags."""
+    select: tuple[str, ...] | None = None
+    """Code prefixes to report (``None``: all)."""
+    ignore: tuple[str, ...] = ()
+    """Code prefixes not to report."""
+    extend_ignore: tuple[str, ...] = ()
+    """More code prefixes not to report (added to ``ignore``, wherever that comes from)."""
+    strict: bool | None = None
+    glob: tuple[str, ...] = ()
+    format: str | None = None
+    jobs: int | None = None
+
+    def ignored(self) -> frozenset[str]:
+        """The codes not reported: those outside ``select``, and those ``ignore`` or
+        ``extend_ignore`` name. A file that cannot be read (KC001-KC003) is always reported."""
+        codes = [c.code for c in CODES]
+        dropped: set[str] = set()
+        if self.select is not None:
+            dropped.update(c for c in codes if not c.startswith(tuple(self.select)))
+        dropped.update(c for c in codes if c.startswith(self.ignore + self.extend_ignore))
+        return frozenset(dropped - UNREADABLE)
+
+    def over(self, base: Config) -> Config:
+        """This configuration (the command line's) over ``base`` (a file's): each field set here
+        wins, except ``extend_ignore``, which adds to ``base``'s."""
+        changes: dict[str, Any] = {f.name: getattr(self, f.name) for f in fields(self)
+                                   if f.name != "path" and getattr(self, f.name) not in (None, ())}
+        changes["extend_ignore"] = base.extend_ignore + self.extend_ignore
+        return replace(base, **changes)
+
+
+# --- reading values ---------------------------------------------------------------------------
+
+
+def _string(value: object) -> str:
+    if not isinstance(value, str):
+        raise ValueError(f"expected a string, not {_toml_type(value)}")
+    return value
+
+
+def _strings(value: object) -> tuple[str, ...]:
+    if isinstance(value, str):
+        return (value,)
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise ValueError(f"expected a list of strings, not {_toml_type(value)}")
+    return tuple(value)
+
+
+def _bool(value: object) -> bool:
+    if not isinstance(value, bool):
+        raise ValueError(f"expected true or false, not {_toml_type(value)}")
+    return value
+
+
+def _jobs(value: object) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise ValueError(f"expected a whole number from 1 up, not {_shown(value)}")
+    return value
+
+
+def _rules(value: object) -> str:
+    name = _string(value).strip().lower()
+    if name not in PRESETS_BY_NAME:
+        raise ValueError(f"unknown rules preset '{value}': expected one of {', '.join(PRESETS_BY_NAME)}"
+                         f"{did_you_mean(name, PRESETS_BY_NAME)}")
+    return name
+
+
+def _options(value: object) -> tuple[tuple[str, str], ...]:
+    if not isinstance(value, dict):
+        raise ValueError(f"expected a table of option tags and values, not {_toml_type(value)}")
+    out = []
+    for tag, given in value.items():
+        spec = OPTION_TAGS_BY_NAME.get(tag.lower())
+        if spec is None:
+            names = [t.tag for t in OPTION_TAGS_BY_NAME.values()]
+            raise ValueError(f"unknown option '{tag}'{did_you_mean(tag, names)}: expected one of {', '.join(names)}")
+        if isinstance(given, bool) or not isinstance(given, (str, int)):
+            raise ValueError(f"{spec.tag}: expected a string or a whole number, not {_toml_type(given)}")
+        try:
+            spec.parse(str(given))
+        except ValueError as exc:
+            raise ValueError(f"{spec.tag} '{given}': {exc}") from None
+        out.append((spec.tag, str(given)))
+    return tuple(out)
+
+
+def code_prefixes(values: Iterable[str]) -> tuple[str, ...]:
+    """Code prefixes as given (``KC2``, ``kc216``), upper-cased. Raises ``ValueError`` for a
+    prefix that starts no code."""
+    out = []
+    for value in values:
+        prefix = value.strip().upper()
+        if not prefix or not any(c.code.startswith(prefix) for c in CODES):
+            raise ValueError(f"'{value}' is not a code or the start of one"
+                             f"{did_you_mean(prefix, [c.code for c in CODES])} (kcref explain --list lists them)")
+        out.append(prefix)
+    return tuple(out)
+
+
+def _codes(value: object) -> tuple[str, ...]:
+    return code_prefixes(_strings(value))
+
+
+class Key(NamedTuple):
+    """One configuration key: the :class:`Config` field it sets and how its value is read
+    (raises ``ValueError`` saying what it expected)."""
+
+    field: str
+    read: Callable[[object], object]
+    help: str
+
+
+KEYS: dict[str, Key] = {
+    "rules": Key("rules", _rules, "the rules preset of logs without a Rules tag"),
+    "options": Key("options", _options, "option tags and values for logs without those tags"),
+    "select": Key("select", _codes, "code prefixes to report (default: all)"),
+    "ignore": Key("ignore", _codes, "code prefixes not to report"),
+    "extend-ignore": Key("extend_ignore", _codes, "more code prefixes not to report"),
+    "strict": Key("strict", _bool, "treat warnings as errors"),
+    "glob": Key("glob", _strings, "file names to check inside directories"),
+    "format": Key("format", _string, "the output format of kcref check"),
+    "jobs": Key("jobs", _jobs, "parallel processes for kcref check"),
+}
+"""Every key a configuration may hold, as written in the file."""
+
+
+def _toml_type(value: object) -> str:
+    names = {bool: "a boolean", int: "an integer", float: "a float", str: "a string", list: "an array",
+             dict: "a table"}
+    return names.get(type(value), type(value).__name__)
+
+
+def _shown(value: object) -> str:
+    return repr(value) if isinstance(value, (int, float, str)) else _toml_type(value)
+
+
+def config_from(table: Mapping[str, object], path: str) -> Config:
+    """The configuration a TOML table (already parsed) sets; ``path`` names it in errors."""
+    changes: dict[str, object] = {}
+    for name, value in table.items():
+        key = KEYS.get(name)
+        if key is None:
+            raise ConfigError(printable(f"{path}: unknown key '{name}'{did_you_mean(name, KEYS)}"
+                                        f" (the keys: {', '.join(KEYS)})"))
+        try:
+            changes[key.field] = key.read(value)
+        except ValueError as exc:
+            raise ConfigError(printable(f"{path}: {name}: {exc}")) from None
+    return Config(path=path, **changes)  # type: ignore[arg-type]
+
+
+def _parse(path: str) -> dict[str, Any]:
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # Python 3.10
+        import tomli as tomllib
+
+    try:
+        with open(path, "rb") as f:
+            return tomllib.load(f)
+    except OSError as exc:
+        raise ConfigError(printable(f"{path}: cannot read: {exc.strerror or exc}")) from None
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise ConfigError(printable(f"{path}: not valid TOML: {exc}")) from None
+
+
+def load(path: str) -> Config | None:
+    """The configuration in the file at ``path``: a ``pyproject.toml``'s ``[tool.kcref]`` table
+    (``None`` when it has none), else the whole file's top-level keys."""
+    if os.path.basename(path) != PYPROJECT:
+        return config_from(_parse(path), path)
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            text = f.read()
+    except OSError as exc:
+        raise ConfigError(printable(f"{path}: cannot read: {exc.strerror or exc}")) from None
+    if not _MAY_HOLD_TABLE.search(text):
+        return None
+    tool = _parse(path).get("tool")
+    table = tool.get("kcref") if isinstance(tool, dict) else None
+    if table is None:
+        return None
+    if not isinstance(table, dict):
+        raise ConfigError(printable(f"{path}: tool.kcref: expected a table"))
+    return config_from(table, path)
+
+
+NO_CONFIG = Config()
+
+
+def _shown_path(path: str) -> str:
+    """``path`` relative to the working folder when it is below it (as messages name it), else as it is."""
+    try:
+        relative = os.path.relpath(path)
+    except ValueError:  # another drive (Windows)
+        return path
+    return path if relative.startswith(os.pardir) else relative
+
+
+def scoring_config(config: Config) -> Config:
+    """What ``kcref score`` takes of a configuration: the rules and options of logs without
+    those tags. Never the codes it ignores: a hand with errors is not scored, whatever is shown."""
+    return Config(path=config.path, rules=config.rules, options=config.options)
+
+
+class Finder:
+    """The configuration of each checked file: the closest file upwards from its folder (each
+    folder asked once), or the one file given (``--config``), or none (``isolated``); with the
+    command line's settings (``overrides``) over it."""
+
+    def __init__(self, overrides: Config = NO_CONFIG, *, config_file: str | None = None,
+                 isolated: bool = False) -> None:
+        self.overrides = overrides
+        self.fixed: Config | None = None
+        if isolated:
+            self.fixed = overrides.over(NO_CONFIG)
+        elif config_file is not None:
+            found = load(config_file)
+            if found is None:
+                raise ConfigError(printable(f"{config_file}: holds no [tool.kcref] table"))
+            self.fixed = overrides.over(found)
+        self._by_folder: dict[str, Config] = {}
+
+    def for_folder(self, folder: str) -> Config:
+        """The configuration of the files in ``folder`` (the command line's over the closest file's)."""
+        if self.fixed is not None:
+            return self.fixed
+        folder = os.path.abspath(folder)
+        asked: list[str] = []
+        found: Config | None = None
+        while True:
+            known = self._by_folder.get(folder)
+            if known is not None:
+                found = known
+                break
+            asked.append(folder)
+            file = self._file_in(folder)
+            if file is not None:
+                found = self.overrides.over(file)
+                break
+            parent = os.path.dirname(folder)
+            if parent == folder:
+                found = self.overrides.over(NO_CONFIG)
+                break
+            folder = parent
+        for each in asked:
+            self._by_folder[each] = found
+        return found
+
+    def for_path(self, path: str) -> Config:
+        """The configuration of the file at ``path`` (``-``, standard input: the working folder's)."""
+        return self.for_folder(os.path.dirname(path) or "." if path != "-" else ".")
+
+    @staticmethod
+    def _file_in(folder: str) -> Config | None:
+        for name in CONFIG_NAMES:
+            path = os.path.join(folder, name)
+            if os.path.isfile(path):
+                found = load(_shown_path(path))
+                if found is not None:
+                    return found
+        return None

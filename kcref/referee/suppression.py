@@ -1,0 +1,84 @@
+"""Inline suppression: a trailing comment ``# kcref: ignore[KC216]`` (or ``[KC216, KC401]``) on a
+log line silences those codes on that line; a suppression that silences nothing there is
+itself a warning (KC007).
+
+The comments come with the events the reader makes of the lines (their ``comment`` field), or,
+for a line that could not be read as an event, with the line's text kept for the caret display.
+A file without the word ``kcref:`` in a comment costs one substring test per line read.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from ..model.clip import clip
+from ..model.diagnostics import Diagnostic, diagnostic
+from ..model.words import names_list, noun
+
+MARK = "kcref:"
+"""What a comment must hold to be looked at more closely."""
+SUPPRESSION = re.compile(r"#.*?\bkcref:[ \t]*ignore\[([^\]]*)\]")
+UNUSED = "KC007"
+
+
+@dataclass
+class _Line:
+    """The suppression on one line: the codes it names (as written, upper-cased), those used."""
+
+    column: int
+    codes: tuple[str, ...]
+    used: set[str] = field(default_factory=set)
+
+
+class Suppressions:
+    """The suppressions of one file seen so far, and which of them silenced something."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.lines: dict[int, _Line] = {}
+
+    def __bool__(self) -> bool:
+        return bool(self.lines)
+
+    def note(self, line: int, text: str, source: str = "") -> None:
+        """Read the suppression (if any) in ``text``, a comment or a whole line, of line ``line``
+        (``source``: the line's text, to find the comment's column)."""
+        if MARK not in text or line in self.lines:
+            return
+        found = SUPPRESSION.search(text)
+        if found is None:
+            return
+        codes = tuple(dict.fromkeys(c.strip().upper() for c in found[1].split(",") if c.strip()))
+        at = (source or text).find(found[0])
+        self.lines[line] = _Line(at + 1 if at >= 0 and source else 1, codes)
+
+    def kept(self, diagnostics: Iterable[Diagnostic]) -> list[Diagnostic]:
+        """The diagnostics no suppression silences (the others are marked used)."""
+        lines, out = self.lines, []
+        for d in diagnostics:
+            entry = lines.get(d.line)
+            if entry is not None and d.code in entry.codes:
+                entry.used.add(d.code)
+            else:
+                out.append(d)
+        return out
+
+    def unused(self, upto: int | None = None) -> list[Diagnostic]:
+        """KC007 for each suppression up to line ``upto`` (all, without it) that silenced some
+        code it names nowhere; those lines are settled and forgotten."""
+        settled = [line for line in self.lines if upto is None or line <= upto]
+        out = []
+        for line in settled:
+            entry = self.lines.pop(line)
+            idle = [c for c in entry.codes if c not in entry.used]
+            if not entry.codes:
+                message = "this suppression names no code: write the codes to silence, as ignore[KC216]"
+            elif idle:
+                message = (f"unused suppression: {clip(names_list(idle))} {noun(len(idle), 'is', 'are')} not "
+                           "reported on this line")
+            else:
+                continue
+            out.append(diagnostic(self.path, line, entry.column, UNUSED, message))
+        return out

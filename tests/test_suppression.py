@@ -1,0 +1,63 @@
+"""Inline suppression: ``# kcref: ignore[KC216]`` on a log line silences those codes there; one
+that silences nothing is a KC007 warning."""
+
+from __future__ import annotations
+
+from kcref.files.config import Config
+from kcref.model.codes import Severity
+from kcref.referee.pipeline import check_text
+
+PLAYERS = '[Players "Ann, Bob"]'
+HAND = "hand 1\nlayout N:9D E:JS S:3C W:KC\n"
+OUT = "Ann: 8S->N; 7H->N; 6S->N; 5H->N; 4S->N; 3H->N; 2S->N\n"
+"""Ann goes out: hand 1 ends."""
+
+
+def found(text: str, config: Config | None = None) -> list[tuple[int, str]]:
+    """Where each diagnostic is, and its code; without the KC502 notes (no deals recorded)."""
+    return [(d.line, d.code) for d in check_text(text, config=config).diagnostics if d.code != "KC502"]
+
+
+def test_a_suppression_silences_its_codes_on_its_line_only() -> None:
+    log = f"{PLAYERS}\n{HAND}Ann: 8D->N; draw  # kcref: ignore[KC301]\n"
+    assert found(log.replace("  # kcref: ignore[KC301]", "")) == [(4, "KC301")]
+    assert found(log) == []
+    assert check_text(log).errors == 0  # silenced: not counted either
+    elsewhere = log.replace("  # kcref: ignore[KC301]", "").replace("W:KC\n", "W:KC  # kcref: ignore[KC301]\n")
+    assert found(elsewhere) == [(3, "KC007"), (4, "KC301")]
+
+
+def test_several_codes_and_any_case() -> None:
+    log = (f"{PLAYERS}\n{HAND}{OUT}hand 2 dealer Bob  # kcref: ignore[kc216, KC501]\n"
+           "layout N:9D E:JS S:3C W:KC\n")
+    assert found(log.replace("  # kcref: ignore[kc216, KC501]", "")) == [(5, "KC501"), (5, "KC216")]
+    assert found(log) == []
+
+
+def test_an_unused_suppression_is_a_warning_in_line_order() -> None:
+    log = (f"{PLAYERS}  # kcref: ignore[KC201]\n{HAND}{OUT}hand 2 dealer Bob  # kcref: ignore[KC216, KC401]\n"
+           "layout N:9D E:JS S:3C W:KC\nAnn: 8S->N; draw  # kcref: ignore[]\n")
+    report = check_text(log)
+    got = [(d.line, d.column, d.code, d.severity) for d in report.diagnostics if d.code != "KC502"]
+    assert got == [(1, 23, "KC007", Severity.WARNING), (5, 1, "KC501", Severity.WARNING),
+                   (5, 20, "KC007", Severity.WARNING), (7, 19, "KC007", Severity.WARNING)]
+    messages = [d.message for d in report.diagnostics if d.code == "KC007"]
+    assert messages[0] == "unused suppression: KC201 is not reported on this line"
+    assert messages[1] == "unused suppression: KC401 is not reported on this line"  # KC216 was used
+    assert "names no code" in messages[2]
+
+
+def test_a_syntax_error_line_and_the_configuration() -> None:
+    log = f"{PLAYERS}\n{HAND}Ann: 8X->N; draw  # kcref: ignore[KC102]\n"
+    assert (4, "KC102") not in found(log)
+    assert (4, "KC007") not in found(log)
+    # An ignored code still uses the suppression that names it; KC007 can be ignored like any code.
+    assert found(log, Config(ignore=("KC102",))) == found(log)
+    unused = f"{PLAYERS}\n{HAND}{OUT}".replace("2S->N\n", "2S->N  # kcref: ignore[KC301]\n")
+    assert found(unused) == [(4, "KC007")]
+    assert found(unused, Config(ignore=("KC007",))) == []
+
+
+def test_a_comment_that_only_mentions_kcref_is_no_suppression() -> None:
+    log = f"{PLAYERS}\n{HAND}{OUT}".replace("2S->N\n", "2S->N  # kcref: checked by hand\n")
+    assert found(log) == []
