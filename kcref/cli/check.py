@@ -90,11 +90,15 @@ CODES_HELP = "(comma-separated code prefixes such as KC2 or KC216; repeatable)"
 @click.option("--statistics", is_flag=True,
               help="Instead of the messages, print how many there are of each code, most frequent first "
                    "(text, or a JSON list with --format json).")
+@click.option("--no-cache", is_flag=True,
+              help="Neither read nor write the cache of unchanged files' results (also: KCREF_NO_CACHE=1).")
+@click.option("--cache-dir", type=click.Path(file_okay=False), default=None, metavar="DIR",
+              help="Keep the cache in DIR [default: .kcref_cache in the working folder].")
 @click.pass_context
 def command(ctx: click.Context, files: tuple[str, ...], fmt: str | None, globs: tuple[str, ...], jobs: int | None,
           quiet: bool, strict: bool | None, verbose: bool, no_source: bool, exit_zero: bool, out: TextIO,
           select: tuple[str, ...], ignore: tuple[str, ...], extend_ignore: tuple[str, ...], config_file: str | None,
-          isolated: bool, statistics: bool) -> None:
+          isolated: bool, statistics: bool, no_cache: bool, cache_dir: str | None) -> None:
     """Check game logs; report every problem as PATH:LINE:COL: SEVERITY CODE message.
 
     FILE may be a log, a directory (searched for *.log and *.kc files), or - for standard
@@ -137,11 +141,14 @@ def command(ctx: click.Context, files: tuple[str, ...], fmt: str | None, globs: 
 
         if fmt not in STATISTICS_FORMATS:
             raise click.UsageError(f"--statistics prints {' or '.join(STATISTICS_FORMATS)}, not {fmt}")
+    from ..files.cache import CACHE_DIR, Cache, cache_off
+
+    cache = None if no_cache or cache_off(os.environ) else Cache(cache_dir or CACHE_DIR)
     # A FILE is written whole or not at all (click's atomic file, put in place as the command ends).
     status = run_check(inputs, fmt, out, jobs=here.jobs or 1, quiet=quiet, strict=bool(here.strict),
                        show_source=not no_source, verbose=verbose,
                        progress=progress_bar if stderr_is_terminal() else None, configs=configs.__getitem__,
-                       statistics=statistics)
+                       statistics=statistics, cache=cache)
     ctx.exit(ExitStatus.OK if exit_zero and status is ExitStatus.FOUND else status)
 
 

@@ -70,6 +70,17 @@ def failing(d: Diagnostic, strict: bool) -> bool:
     return d.is_error or (strict and d.severity is Severity.WARNING)
 
 
+def settled_line(verdict: HandVerdict) -> str | None:
+    """The settlement line the text format prints for a hand (see :class:`TextPrinter`), or
+    ``None``: a hand that paid no penalty, or that has an error, gets none."""
+    if not verdict.penalties or not verdict.valid:
+        return None
+    for d in verdict.diagnostics:
+        if d.severity is ERROR:
+            return None  # an assertion's error (a rule error makes the hand not valid)
+    return settlement_line(verdict)
+
+
 class Printer:
     """Plain text: ``path:line:col: severity CODE message``, the source line, a caret."""
 
@@ -88,6 +99,10 @@ class Printer:
 
     def hand(self, verdict: HandVerdict, line: int) -> None:
         """A hand is judged (``line``: its ``hand`` line); its diagnostics were given before."""
+
+    def settle(self, path: str, line: int, text: str) -> None:
+        """Print a hand's settlement line ``text`` (:func:`settled_line`), kept from an earlier
+        check (the verdict cache); only told when :attr:`wants_hands`."""
 
     def shown(self, d: Diagnostic) -> bool:
         return not self.quiet or failing(d, self.strict)
@@ -134,12 +149,14 @@ class TextPrinter(Printer):
         return self.verbose or unfolded(d)
 
     def hand(self, verdict: HandVerdict, line: int) -> None:
-        if not verdict.penalties or not verdict.valid or self.verbose or self.quiet:
+        if self.verbose or self.quiet:
             return
-        for d in verdict.diagnostics:
-            if d.severity is ERROR:
-                return  # an assertion's error (a rule error makes the hand not valid)
-        self.out.write(format_located(verdict.path, line, settlement_line(verdict)) + "\n")
+        text = settled_line(verdict)
+        if text is not None:
+            self.settle(verdict.path, line, text)
+
+    def settle(self, path: str, line: int, text: str) -> None:
+        self.out.write(format_located(path, line, text) + "\n")
 
 
 class GithubPrinter(Printer):

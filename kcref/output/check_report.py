@@ -7,16 +7,22 @@ and prints in the order given.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import AbstractContextManager
+from dataclasses import replace
 from functools import partial
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from ..files.inputs import Found, Inputs, Problem, display_name
 from ..model.codes import Severity
+from ..model.diagnostics import Diagnostic
 from ..model.status import ExitStatus
-from ..referee.pipeline import Configs, FileReport, check_file, check_inputs, problem_report
+from ..referee.pipeline import CHUNK_FILES, Configs, FileReport, Keep, check_file, check_inputs, problem_report
 from .check_formats import CHECK_FORMATS, JunitPrinter, Printer, failing, unfolded
+
+if TYPE_CHECKING:
+    from ..files.cache import Cache, Entry
+    from ..files.config import Config
 
 Progress = Callable[[Iterable[FileReport], int], AbstractContextManager[Iterable[FileReport]]]
 """Shows the reports going by: given them and how many there are, gives them back (a progress bar)."""
@@ -36,14 +42,16 @@ def default_format(environ: Mapping[str, str]) -> str:
 
 def run_check(inputs: Inputs, fmt: str, out: TextIO, *, jobs: int = 1, quiet: bool = False, strict: bool = False,
               show_source: bool = True, progress: Progress | None = None, verbose: bool = False,
-              configs: Configs | None = None, statistics: bool = False) -> ExitStatus:
+              configs: Configs | None = None, statistics: bool = False, cache: Cache | None = None) -> ExitStatus:
     """Check ``inputs`` and print the results on ``out`` in the format named ``fmt``
     (:data:`CHECK_FORMATS`); ``progress``, if given, shows the files going by when there are
     at least :data:`PROGRESS_FILES`; ``verbose`` prints each penalty on its own in the text format
     (else a hand's penalties make one settlement line); ``configs`` gives each file its
     configuration (the diagnostics it ignores are neither shown nor counted). With ``statistics``
     (``fmt``: one of :data:`~kcref.output.check_statistics.STATISTICS_FORMATS`) the counts of each
-    code are printed instead of the diagnostics.
+    code are printed instead of the diagnostics. With ``cache``, a file checked before and
+    unchanged since (under the same configuration and kcref version) is printed from it, as a
+    fresh check prints it; any other file is checked and kept there.
 
     Returns USAGE if a file could not be read, FOUND if a file has errors (or warnings when
     ``strict``), else OK.
@@ -60,9 +68,9 @@ def run_check(inputs: Inputs, fmt: str, out: TextIO, *, jobs: int = 1, quiet: bo
     if progress is not None and count < PROGRESS_FILES:
         progress = None
     if jobs > 1 or progress is not None:
-        reports = _whole(inputs, printer, jobs, count, progress, configs)
+        reports = _whole(inputs, printer, jobs, count, progress, configs, cache)
     else:
-        reports = _streamed(inputs, printer, configs)
+        reports = _streamed(inputs, printer, configs, cache)
     printer.finish(reports)
     out.flush()
     if any(r.unreadable for r in reports):
@@ -71,42 +79,108 @@ def run_check(inputs: Inputs, fmt: str, out: TextIO, *, jobs: int = 1, quiet: bo
     return ExitStatus.FOUND if failed else ExitStatus.OK
 
 
-def _print_whole(printer: Printer, report: FileReport) -> None:
+def _print_whole(printer: Printer, report: FileReport, keep: Keep | None = None) -> None:
     printer.start_file(report.path)
     # Each verdict (when kept) goes to the printer where a streamed check gives it: after its
     # hand's diagnostics, before the first on the next hand's line.
     hands, lines = report.hands, report.hand_lines
+    diagnostics: Iterable[Diagnostic] = report.diagnostics
+    tell: Callable[[int], None] = lambda i: printer.hand(hands[i], lines[i])  # noqa: E731
+    told = count = len(hands)
+    from_cache = getattr(report, "settled", None)
+    if from_cache is not None:  # a CachedReport: every diagnostic, and the settlement lines
+        if keep is not None:
+            diagnostics = [d for d in report.diagnostics if keep(d)]
+        texts = {index: text for _, index, text in from_cache}
+        count = len(lines) if printer.wants_hands else 0
+
+        def tell(i: int) -> None:
+            if i in texts:
+                printer.settle(report.path, lines[i], texts[i])
     told = 0
-    for d in report.diagnostics:
-        while told < len(hands) and told + 1 < len(lines) and d.line >= lines[told + 1]:
-            printer.hand(hands[told], lines[told])
+    for d in diagnostics:
+        while told < count and told + 1 < len(lines) and d.line >= lines[told + 1]:
+            tell(told)
             told += 1
         printer.diagnostic(d)
-    for verdict, line in zip(hands[told:], lines[told:]):
-        printer.hand(verdict, line)
+    for i in range(told, min(count, len(lines))):
+        tell(i)
     printer.end_file(report)
 
 
 def _whole(inputs: Inputs, printer: Printer, jobs: int, count: int, progress: Progress | None,
-           configs: Configs | None = None) -> list[FileReport]:
+           configs: Configs | None = None, cache: Cache | None = None) -> list[FileReport]:
     """Reports that come back whole (from worker processes, or behind a progress bar), printed in order."""
     # --quiet shows only what fails: the workers need not send the rest back; nor the penalties
     # that the text printer sums up from the verdicts (wants_hands: only it wants them).
     keep = partial(failing, strict=printer.strict) if printer.quiet else unfolded if printer.wants_hands else None
-    results: Iterable[FileReport] = check_inputs(inputs, jobs=jobs, keep_hands=printer.wants_hands, keep=keep,
-                                                 configs=configs)
+    results: Iterable[FileReport]
+    if cache is None:
+        results = check_inputs(inputs, jobs=jobs, keep_hands=printer.wants_hands, keep=keep, configs=configs)
+    else:
+        results = _cached_inputs(inputs, cache, jobs, configs)
     if progress is not None:
         with progress(results, count) as shown:
             results = list(shown)
     reports = []
     for report in results:
-        _print_whole(printer, report)
+        _print_whole(printer, report, keep if cache is not None else None)
+        report.diagnostics = []
         report.hands = []  # printed: the summary needs only the counts
         reports.append(report)
     return reports
 
 
-def _streamed(inputs: Inputs, printer: Printer, configs: Configs | None = None) -> list[FileReport]:
+def _cached_inputs(inputs: Inputs, cache: Cache, jobs: int, configs: Configs | None) -> Iterator[FileReport]:
+    """Every input's report, in order: a cached one where the cache holds it, else checked
+    (in ``jobs`` worker processes) and kept in the cache; a path that could not be read, its problem."""
+    from .cached_check import decoded, fingerprint, fresh_entry
+
+    settings = {path: None if configs is None else configs(path) for path in inputs.paths}
+    keys = {path: cache.key(path, fingerprint(settings[path])) for path in inputs.paths}
+    hits: dict[str, FileReport] = {}
+    for path, key in keys.items():
+        entry = None if key is None else cache.load(path, key)
+        report = None if entry is None else decoded(path, entry)
+        if report is not None:
+            hits[path] = report
+    misses = [path for path in inputs.paths if path not in hits]
+    entries = _entries(misses, [settings[p] for p in misses], jobs, fresh_entry)
+    for item in inputs.entries:
+        if isinstance(item, Problem):
+            yield problem_report(item)
+            continue
+        path = item.path
+        if path in hits:
+            yield replace(hits[path])  # a copy: a path given twice prints twice, and a printed report is emptied
+            continue
+        entry = next(entries)
+        key = keys[path]
+        if key is not None and not entry["unreadable"]:
+            cache.store(path, key, entry)
+        fresh = decoded(path, entry)
+        assert fresh is not None
+        yield fresh
+    next(entries, None)  # run the generator to its end, so that a pool of workers is shut down
+
+
+def _entries(paths: list[str], settings: list[Config | None], jobs: int,
+             fresh: Callable[[str, Config | None], Entry]) -> Iterator[Entry]:
+    """``fresh`` of each path, in order, in ``jobs`` worker processes (in chunks, as
+    :func:`~kcref.referee.pipeline.check_paths` sends them)."""
+    if jobs <= 1 or len(paths) < 2:
+        yield from map(fresh, paths, settings)
+        return
+    from concurrent.futures import ProcessPoolExecutor
+
+    workers = min(jobs, len(paths))
+    chunk = max(1, min(CHUNK_FILES, len(paths) // (workers * 4)))
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        yield from pool.map(fresh, paths, settings, chunksize=chunk)
+
+
+def _streamed(inputs: Inputs, printer: Printer, configs: Configs | None = None,
+              cache: Cache | None = None) -> list[FileReport]:
     """One file at a time: each hand's diagnostics print as soon as it is judged."""
     reports = []
     # Under --quiet most diagnostics (a penalty on many turns) are not shown: the pipeline then
@@ -117,8 +191,12 @@ def _streamed(inputs: Inputs, printer: Printer, configs: Configs | None = None) 
     for entry in inputs.entries:
         if isinstance(entry, Found):
             printer.start_file(display_name(entry.path))
-            report = check_file(entry.path, keep_hands=False, emit=printer.diagnostic, keep=keep, on_hand=on_hand,
-                                config=None if configs is None else configs(entry.path))
+            config = None if configs is None else configs(entry.path)
+            if cache is not None:
+                report = _cached_file(entry.path, config, printer, keep, cache)
+            else:
+                report = check_file(entry.path, keep_hands=False, emit=printer.diagnostic, keep=keep, on_hand=on_hand,
+                                    config=config)
             printer.end_file(report)
             reports.append(report)
         elif isinstance(entry, Problem):
@@ -126,3 +204,22 @@ def _streamed(inputs: Inputs, printer: Printer, configs: Configs | None = None) 
             _print_whole(printer, report)
             reports.append(report)
     return reports
+
+
+def _cached_file(path: str, config: Config | None, printer: Printer, keep: Keep | None, cache: Cache) -> FileReport:
+    """One file, streamed: printed from the cache when it holds it, else checked (printed as
+    it goes) and kept there."""
+    from .cached_check import decoded, fingerprint, record, replay
+
+    key = cache.key(path, fingerprint(config))
+    if key is None:
+        return check_file(path, keep_hands=False, emit=printer.diagnostic, keep=keep,
+                          on_hand=printer.hand if printer.wants_hands else None, config=config)
+    entry = cache.load(path, key)
+    cached = None if entry is None else decoded(path, entry)
+    if cached is not None:
+        return replay(printer, cached, keep)
+    report, entry = record(path, config, printer, keep)
+    if not report.unreadable:
+        cache.store(path, key, entry)
+    return report

@@ -1,0 +1,121 @@
+"""What ``kcref check`` keeps in its verdict cache (:mod:`kcref.files.cache`), and how it is
+printed back.
+
+An entry holds what every format prints of a file, whatever the format of the run that wrote
+it: every diagnostic in the order the check handed them on (with its source line), each hand's
+line, the text of each settlement line (:func:`~kcref.output.check_formats.settled_line`) with
+the number of diagnostics handed on before it, the counts and the penalties. Printed back, it
+goes to the printer in the same calls, in the same order, as a fresh check's: the output is the
+same, byte for byte. The path is not kept: a cached file's diagnostics are named as the file is
+named on this run's command line.
+"""
+
+from __future__ import annotations
+
+from array import array
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from ..model.codes import Severity
+from ..model.diagnostics import Diagnostic
+from ..referee.pipeline import FileReport, Keep, check_file
+from .check_formats import Printer, settled_line
+
+if TYPE_CHECKING:
+    from ..files.cache import Entry
+    from ..files.config import Config
+    from ..referee.verdict import HandVerdict
+
+SEVERITIES = (Severity.ERROR, Severity.WARNING, Severity.INFO)
+
+
+def fingerprint(config: Config | None) -> str:
+    """What in a configuration changes what checking a file finds: the rules and options of
+    logs without those tags, and the codes not reported."""
+    import json
+
+    if config is None:
+        return "null"
+    return json.dumps([config.rules, [list(o) for o in config.options], sorted(config.ignored())])
+
+
+@dataclass
+class CachedReport(FileReport):
+    """A file's report as kept in the cache: every diagnostic, and the settlement lines."""
+
+    settled: list[tuple[int, int, str]] = field(default_factory=list)
+    """Each settlement line: how many diagnostics come before it, its hand's index, its text."""
+
+
+def record(path: str, config: Config | None, printer: Printer | None = None,
+           keep: Keep | None = None) -> tuple[FileReport, Entry]:
+    """Check the file at ``path`` and give its report and its cache entry; with ``printer``,
+    print as a streamed check does (only the diagnostics ``keep`` accepts, when given)."""
+    diagnostics: list[Diagnostic] = []
+    settled: list[list[Any]] = []
+    hands = 0
+    show = None if printer is None else printer.diagnostic
+    tell = None if printer is None or not printer.wants_hands else printer.hand
+
+    def emit(d: Diagnostic) -> None:
+        diagnostics.append(d)
+        if show is not None and (keep is None or keep(d)):
+            show(d)
+
+    def on_hand(verdict: HandVerdict, line: int) -> None:
+        nonlocal hands
+        text = settled_line(verdict)
+        if text is not None:
+            settled.append([len(diagnostics), hands, text])
+        hands += 1
+        if tell is not None:
+            tell(verdict, line)
+
+    report = check_file(path, keep_hands=False, emit=emit, on_hand=on_hand, config=config)
+    entry = {"diagnostics": [[d.line, d.column, d.severity.value, d.code, d.message, d.source] for d in diagnostics],
+             "hand_lines": list(report.hand_lines), "settled": settled,
+             "counts": [report.counts[s] for s in SEVERITIES], "penalties": report.penalties,
+             "unreadable": report.unreadable}
+    return report, entry
+
+
+def fresh_entry(path: str, config: Config | None) -> Entry:
+    """:func:`record` without a printer: the entry alone (what a worker process sends back)."""
+    return record(path, config)[1]
+
+
+def decoded(path: str, entry: Entry) -> CachedReport | None:
+    """The report an entry holds, its diagnostics named ``path``; ``None`` if the entry is not
+    one this version writes."""
+    try:
+        diagnostics = [Diagnostic(path, int(line), int(column), Severity(severity), str(code), str(message),
+                                  str(source))
+                       for line, column, severity, code, message, source in entry["diagnostics"]]
+        settled = [(int(pos), int(index), str(text)) for pos, index, text in entry["settled"]]
+        counts: Counter[Severity] = Counter({s: int(n) for s, n in zip(SEVERITIES, entry["counts"], strict=True) if n})
+        return CachedReport(path, diagnostics=diagnostics, hand_lines=array("q", entry["hand_lines"]), counts=counts,
+                            penalties=int(entry["penalties"]), unreadable=bool(entry["unreadable"]), settled=settled)
+    except (KeyError, TypeError, ValueError, OverflowError):
+        return None
+
+
+def replay(printer: Printer, report: CachedReport, keep: Keep | None) -> FileReport:
+    """Print a cached report as a streamed check prints the file (between ``start_file`` and
+    ``end_file``): the diagnostics ``keep`` accepts, and the settlement lines where they came."""
+    settle: Callable[[str, int, str], None] | None = printer.settle if printer.wants_hands else None
+    settled, told = report.settled, 0
+    path, lines = report.path, report.hand_lines
+    for i, d in enumerate(report.diagnostics):
+        while told < len(settled) and settled[told][0] <= i:
+            if settle is not None:
+                settle(path, lines[settled[told][1]], settled[told][2])
+            told += 1
+        if keep is None or keep(d):
+            printer.diagnostic(d)
+    if settle is not None:
+        for _, index, text in settled[told:]:
+            settle(path, lines[index], text)
+    return FileReport(path, hand_lines=report.hand_lines, counts=report.counts, penalties=report.penalties,
+                      unreadable=report.unreadable)

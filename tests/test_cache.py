@@ -1,0 +1,141 @@
+"""The verdict cache of ``kcref check``: a cached run prints exactly what a fresh one prints."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from kcref.cli import main
+from kcref.files.cache import Cache
+from tests.util import ROOT, working_directory
+
+RUNS = [[], ["-v"], ["--quiet"], ["--format", "json"], ["--format", "github"], ["--format", "junit"],
+        ["--format", "sarif"], ["--format", "gitlab"], ["--statistics"], ["--statistics", "--format", "json"],
+        ["--no-source"], ["--quiet", "--strict"], ["-j", "2"], ["-j", "2", "-v"], ["-j", "2", "--format", "junit"]]
+
+
+def _check(args: list[str], monkeypatch: pytest.MonkeyPatch, cache: bool = True) -> tuple[int, str]:
+    monkeypatch.delenv("KCREF_NO_CACHE", raising=False)
+    monkeypatch.delenv("GITHUB_ACTIONS", raising=False)
+    result = CliRunner().invoke(main, ["check", *args, *([] if cache else ["--no-cache"]),
+                                       "samples", "samples/invalid"])
+    return result.exit_code, result.output
+
+
+@pytest.mark.parametrize("args", RUNS, ids=" ".join)
+def test_a_cached_run_prints_what_a_fresh_one_prints(args: list[str], tmp_path: Path,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    folder = tmp_path / "cache"
+    before = sorted((ROOT / ".kcref_cache").glob("*"))
+    with working_directory(ROOT):
+        fresh = _check(args, monkeypatch, cache=False)
+        first = _check([*args, "--cache-dir", str(folder)], monkeypatch)
+        assert len(list(folder.glob("*.json"))) >= 10
+        second = _check([*args, "--cache-dir", str(folder)], monkeypatch)
+    assert sorted((ROOT / ".kcref_cache").glob("*")) == before  # the repo's own folder is left alone
+    assert first == fresh
+    assert second == fresh
+
+
+def test_the_cache_is_written_by_one_format_and_read_by_another(tmp_path: Path,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    folder = ["--cache-dir", str(tmp_path / "cache")]
+    with working_directory(ROOT):
+        _check(["--format", "json", *folder], monkeypatch)
+        for args in RUNS:
+            assert _check([*args, *folder], monkeypatch) == _check(args, monkeypatch, cache=False), args
+
+
+def test_the_default_folder_is_tagged_and_ignored(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    log = tmp_path / "night.log"
+    log.write_text((ROOT / "samples/short-classic.log").read_text(encoding="utf-8"), encoding="utf-8")
+    with working_directory(tmp_path):
+        monkeypatch.delenv("KCREF_NO_CACHE", raising=False)
+        CliRunner().invoke(main, ["check", "night.log"])
+    folder = tmp_path / ".kcref_cache"
+    assert (folder / "CACHEDIR.TAG").read_text().startswith("Signature: 8a477f597d28d172789f06886806bc55")
+    assert (folder / ".gitignore").read_text().splitlines()[-1] == "*"
+    assert len(list(folder.glob("*.json"))) == 1
+    assert not list(folder.glob("*.tmp"))
+
+
+def test_off_by_flag_and_by_the_environment(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    log = tmp_path / "night.log"
+    log.write_text((ROOT / "samples/short-classic.log").read_text(encoding="utf-8"), encoding="utf-8")
+    with working_directory(tmp_path):
+        monkeypatch.delenv("KCREF_NO_CACHE", raising=False)
+        CliRunner().invoke(main, ["check", "--no-cache", "night.log"])
+        monkeypatch.setenv("KCREF_NO_CACHE", "1")
+        CliRunner().invoke(main, ["check", "night.log"])
+    assert not (tmp_path / ".kcref_cache").exists()
+
+
+def test_a_changed_file_or_configuration_is_checked_again(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    log = tmp_path / "night.log"
+    text = (ROOT / "samples/invalid/illegal-plays.log").read_text(encoding="utf-8")
+    log.write_text(text, encoding="utf-8")
+    with working_directory(tmp_path):
+        monkeypatch.delenv("KCREF_NO_CACHE", raising=False)
+        runner = CliRunner()
+        first = runner.invoke(main, ["check", "night.log"]).output
+        ignored = runner.invoke(main, ["check", "--ignore", "KC3", "night.log"]).output
+        assert ignored != first
+        assert ignored == runner.invoke(main, ["check", "--no-cache", "--ignore", "KC3", "night.log"]).output
+        log.write_text(text.replace("hand 1", "hand 1\n# a comment", 1), encoding="utf-8")
+        changed = runner.invoke(main, ["check", "night.log"]).output
+        assert changed == runner.invoke(main, ["check", "--no-cache", "night.log"]).output
+        assert changed != first
+
+
+@pytest.mark.parametrize("junk", ["{not json", "[]", '{"key": "other"}', ""])
+def test_a_corrupt_or_foreign_entry_is_ignored(junk: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    log = tmp_path / "night.log"
+    log.write_text((ROOT / "samples/invalid/illegal-plays.log").read_text(encoding="utf-8"), encoding="utf-8")
+    with working_directory(tmp_path):
+        monkeypatch.delenv("KCREF_NO_CACHE", raising=False)
+        runner = CliRunner()
+        fresh = runner.invoke(main, ["check", "--no-cache", "night.log"]).output
+        runner.invoke(main, ["check", "night.log"])
+        (entry,) = (tmp_path / ".kcref_cache").glob("*.json")
+        entry.write_text(junk, encoding="utf-8")
+        assert runner.invoke(main, ["check", "night.log"]).output == fresh
+        assert json.loads(entry.read_text(encoding="utf-8"))["key"]  # written anew
+
+
+def test_a_wrong_entry_under_the_right_key_is_ignored(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    log = tmp_path / "night.log"
+    log.write_text((ROOT / "samples/invalid/illegal-plays.log").read_text(encoding="utf-8"), encoding="utf-8")
+    with working_directory(tmp_path):
+        monkeypatch.delenv("KCREF_NO_CACHE", raising=False)
+        runner = CliRunner()
+        fresh = runner.invoke(main, ["check", "--no-cache", "night.log"]).output
+        runner.invoke(main, ["check", "night.log"])
+        (entry,) = (tmp_path / ".kcref_cache").glob("*.json")
+        data = json.loads(entry.read_text(encoding="utf-8"))
+        entry.write_text(json.dumps({"key": data["key"], "diagnostics": [[1, 2]]}), encoding="utf-8")
+        assert runner.invoke(main, ["check", "night.log"]).output == fresh
+
+
+def test_a_folder_that_cannot_be_written_is_not_used(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    blocker = tmp_path / "a-file"
+    blocker.write_text("", encoding="utf-8")
+    with working_directory(ROOT):
+        fresh = _check([], monkeypatch, cache=False)
+        assert _check(["--cache-dir", str(blocker / "cache")], monkeypatch) == fresh
+    cache = Cache(str(blocker / "cache"))
+    cache.store("samples/short-classic.log", "k", {})
+    assert cache.usable is False
+
+
+def test_unreadable_files_and_stdin_are_not_cached(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "bad.log").write_bytes(b"\xff\xfe\x00bad")
+    with working_directory(tmp_path):
+        monkeypatch.delenv("KCREF_NO_CACHE", raising=False)
+        runner = CliRunner()
+        runner.invoke(main, ["check", "bad.log", "missing.log"])
+        runner.invoke(main, ["check", "-"], input="hand 1\n")
+    assert not list((tmp_path / ".kcref_cache").glob("*.json"))
+    assert Cache().key("-", "") is None
