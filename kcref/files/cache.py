@@ -50,7 +50,6 @@ class Cache:
         """The key of the file at ``path`` checked under ``fingerprint`` (what else changes the
         result), or ``None`` when it is not to be cached (standard input, too large, unreadable)."""
         import hashlib
-        import json
 
         from ..model.version import VERSION
 
@@ -60,13 +59,13 @@ class Cache:
             with open(path, "rb") as file:
                 if os.fstat(file.fileno()).st_size > MAX_BYTES:
                     return None
-                data = file.read(MAX_BYTES + 1)
+                data = file.read()
         except OSError:
             return None
         if len(data) > MAX_BYTES:
             return None
         digest = hashlib.sha256(data)
-        digest.update(json.dumps([LAYOUT, VERSION, fingerprint]).encode("utf-8"))
+        digest.update(f"\0{LAYOUT}\0{VERSION}\0{fingerprint}".encode("utf-8", "surrogateescape"))
         return digest.hexdigest()
 
     def _file(self, path: str) -> str:

@@ -16,6 +16,7 @@ from array import array
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from ..model.codes import Severity
@@ -29,8 +30,10 @@ if TYPE_CHECKING:
     from ..referee.verdict import HandVerdict
 
 SEVERITIES = (Severity.ERROR, Severity.WARNING, Severity.INFO)
+BY_VALUE = {s.value: s for s in Severity}
 
 
+@lru_cache(maxsize=64)
 def fingerprint(config: Config | None) -> str:
     """What in a configuration changes what checking a file finds: the rules and options of
     logs without those tags, and the codes not reported."""
@@ -86,13 +89,29 @@ def fresh_entry(path: str, config: Config | None) -> Entry:
     return record(path, config)[1]
 
 
-def decoded(path: str, entry: Entry) -> CachedReport | None:
-    """The report an entry holds, its diagnostics named ``path``; ``None`` if the entry is not
-    one this version writes."""
+def passes(entry: Entry, strict: bool) -> bool:
+    """Whether the file of an entry has no error (nor warning, when ``strict``): then ``--quiet``
+    shows none of its diagnostics."""
+    counts = entry.get("counts")
+    return isinstance(counts, list) and len(counts) == len(SEVERITIES) and counts[0] == 0 and (
+        not strict or counts[1] == 0)
+
+
+def decoded(path: str, entry: Entry, shown: bool = True) -> CachedReport | None:
+    """The report an entry holds, its diagnostics named ``path`` (without ``shown``, only its
+    counts: none of the file's diagnostics is to be shown); ``None`` if the entry is not one this
+    version writes."""
+    new, severities = tuple.__new__, BY_VALUE
+    if not shown:
+        entry = {**entry, "diagnostics": [], "settled": []}
     try:
-        diagnostics = [Diagnostic(path, int(line), int(column), Severity(severity), str(code), str(message),
-                                  str(source))
-                       for line, column, severity, code, message, source in entry["diagnostics"]]
+        # Built directly (as the pipeline builds them): an entry may hold a penalty on every turn.
+        diagnostics = [new(Diagnostic, (path, line, column, severities[severity], code, message, source))
+                       for line, column, severity, code, message, source in entry["diagnostics"]
+                       if type(line) is int and type(column) is int and type(code) is str
+                       and type(message) is str and type(source) is str]
+        if len(diagnostics) != len(entry["diagnostics"]):
+            return None
         settled = [(int(pos), int(index), str(text)) for pos, index, text in entry["settled"]]
         counts: Counter[Severity] = Counter({s: int(n) for s, n in zip(SEVERITIES, entry["counts"], strict=True) if n})
         return CachedReport(path, diagnostics=diagnostics, hand_lines=array("q", entry["hand_lines"]), counts=counts,

@@ -209,14 +209,16 @@ def _streamed(inputs: Inputs, printer: Printer, configs: Configs | None = None,
 def _cached_file(path: str, config: Config | None, printer: Printer, keep: Keep | None, cache: Cache) -> FileReport:
     """One file, streamed: printed from the cache when it holds it, else checked (printed as
     it goes) and kept there."""
-    from .cached_check import decoded, fingerprint, record, replay
+    from .cached_check import decoded, fingerprint, passes, record, replay
 
     key = cache.key(path, fingerprint(config))
     if key is None:
         return check_file(path, keep_hands=False, emit=printer.diagnostic, keep=keep,
                           on_hand=printer.hand if printer.wants_hands else None, config=config)
     entry = cache.load(path, key)
-    cached = None if entry is None else decoded(path, entry)
+    # --quiet shows only what fails: a file without it needs no more than its counts.
+    quiet = printer.quiet and type(printer) not in TAKES_ALL
+    cached = None if entry is None else decoded(path, entry, shown=not (quiet and passes(entry, printer.strict)))
     if cached is not None:
         return replay(printer, cached, keep)
     report, entry = record(path, config, printer, keep)
