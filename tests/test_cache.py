@@ -139,3 +139,23 @@ def test_unreadable_files_and_stdin_are_not_cached(tmp_path: Path, monkeypatch: 
         runner.invoke(main, ["check", "-"], input="hand 1\n")
     assert not list((tmp_path / ".kcref_cache").glob("*.json"))
     assert Cache().key("-", "") is None
+
+
+def test_the_configuration_turns_it_off_or_moves_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    club = tmp_path / "club"
+    club.mkdir()
+    (club / "night.log").write_text((ROOT / "samples/short-classic.log").read_text(encoding="utf-8"),
+                                    encoding="utf-8")
+    monkeypatch.delenv("KCREF_NO_CACHE", raising=False)
+    (club / "kcref.toml").write_text("cache = false\n", encoding="utf-8")
+    with working_directory(club):
+        assert CliRunner().invoke(main, ["check", "night.log"]).exit_code == 0
+    assert not (club / ".kcref_cache").exists()
+    (club / "kcref.toml").write_text('cache-dir = "kept"\n', encoding="utf-8")
+    with working_directory(club):
+        assert CliRunner().invoke(main, ["check", "night.log"]).exit_code == 0
+    assert len(list((club / "kept").glob("*.json"))) == 1  # relative to the configuration file's folder
+    (club / "kcref.toml").write_text('cache = "no"\n', encoding="utf-8")
+    with working_directory(club):
+        result = CliRunner().invoke(main, ["check", "night.log"])
+    assert result.exit_code == 2 and "cache" in result.output

@@ -126,7 +126,7 @@ def command(ctx: click.Context, files: tuple[str, ...], fmt: str | None, globs: 
     if isolated and config_file is not None:
         raise click.UsageError("give --config or --isolated, not both")
     given = Config(select=select or None, ignore=ignore, extend_ignore=extend_ignore, strict=strict,
-                   glob=globs, format=fmt, jobs=jobs)
+                   glob=globs, format=fmt, jobs=jobs, cache=False if no_cache else None)
     try:
         finder = Finder(given, config_file=config_file, isolated=isolated)
         here = finder.for_folder(".")
@@ -143,7 +143,9 @@ def command(ctx: click.Context, files: tuple[str, ...], fmt: str | None, globs: 
             raise click.UsageError(f"--statistics prints {' or '.join(STATISTICS_FORMATS)}, not {fmt}")
     from ..files.cache import CACHE_DIR, Cache, cache_off
 
-    cache = None if no_cache or cache_off(os.environ) else Cache(cache_dir or CACHE_DIR)
+    if cache_dir is None and here.cache_dir is not None and here.path is not None:
+        cache_dir = os.path.join(os.path.dirname(here.path), here.cache_dir)  # a file's: from its folder
+    cache = None if here.cache is False or cache_off(os.environ) else Cache(cache_dir or CACHE_DIR)
     # A FILE is written whole or not at all (click's atomic file, put in place as the command ends).
     status = run_check(inputs, fmt, out, jobs=here.jobs or 1, quiet=quiet, strict=bool(here.strict),
                        show_source=not no_source, verbose=verbose,

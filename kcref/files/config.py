@@ -60,6 +60,11 @@ class Config:
     glob: tuple[str, ...] = ()
     format: str | None = None
     jobs: int | None = None
+    cache: bool | None = None
+    """Whether ``kcref check`` keeps a cache of unchanged files' results (``None``: yes)."""
+    cache_dir: str | None = None
+    """Where that cache is kept, relative to the configuration file's folder (``None``: ``.kcref_cache``
+    in the working folder)."""
 
     def ignored(self) -> frozenset[str]:
         """The codes not reported: those outside ``select``, and those ``ignore`` or
@@ -172,6 +177,8 @@ KEYS: dict[str, Key] = {
     "glob": Key("glob", _strings, "file names to check inside directories"),
     "format": Key("format", _string, "the output format of kcref check"),
     "jobs": Key("jobs", _jobs, "parallel processes for kcref check"),
+    "cache": Key("cache", _bool, "keep a cache of unchanged files' results (default: true)"),
+    "cache-dir": Key("cache_dir", _string, "the folder of that cache (default: .kcref_cache)"),
 }
 """Every key a configuration may hold, as written in the file."""
 
