@@ -193,7 +193,7 @@ def test_a_check_without_config_imports_no_toml_parser(tmp_path: Path) -> None:
     code = ("import sys\nfrom kcref.cli import main\n"
             f"try:\n    main(['check', {str(log)!r}], prog_name='kcref')\nexcept SystemExit:\n    pass\n"
             "print(' '.join(sorted(sys.modules)), file=sys.stderr)")
-    env = {"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"}
+    env = {"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin", "KCREF_NO_CACHE": "1"}
     # From the repo root: its pyproject.toml has no [tool.kcref] table, and is not parsed to learn so.
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, env=env)
     loaded = set(result.stderr.split())
