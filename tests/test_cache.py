@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -159,3 +160,11 @@ def test_the_configuration_turns_it_off_or_moves_it(tmp_path: Path, monkeypatch:
     with working_directory(club):
         result = CliRunner().invoke(main, ["check", "night.log"])
     assert result.exit_code == 2 and "cache" in result.output
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs here")
+def test_a_fifo_is_not_read_for_a_key(tmp_path: Path) -> None:
+    fifo = tmp_path / "night.log"
+    os.mkfifo(fifo)
+    assert Cache(str(tmp_path / "cache")).key(str(fifo), "") is None  # returns at once: not opened
+    assert Cache(str(tmp_path / "cache")).key(str(tmp_path), "") is None

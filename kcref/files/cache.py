@@ -11,6 +11,7 @@ cannot be written is not used, and the check goes on without it.
 from __future__ import annotations
 
 import os
+import stat
 from typing import Any
 
 CACHE_DIR = ".kcref_cache"
@@ -48,7 +49,8 @@ class Cache:
 
     def key(self, path: str, fingerprint: str) -> str | None:
         """The key of the file at ``path`` checked under ``fingerprint`` (what else changes the
-        result), or ``None`` when it is not to be cached (standard input, too large, unreadable)."""
+        result), or ``None`` when it is not to be cached (standard input, not a regular file, too
+        large, unreadable)."""
         import hashlib
 
         from ..model.version import VERSION
@@ -56,9 +58,11 @@ class Cache:
         if path == "-":
             return None
         try:
+            # A FIFO or a device is read once, by the check: only a regular file is opened here.
+            found = os.stat(path)
+            if not stat.S_ISREG(found.st_mode) or found.st_size > MAX_BYTES:
+                return None
             with open(path, "rb") as file:
-                if os.fstat(file.fileno()).st_size > MAX_BYTES:
-                    return None
                 data = file.read()
         except OSError:
             return None
