@@ -14,6 +14,8 @@ into a temporary folder by ``kcref play``:
   --quiet on the same log; target <= 1.25. Beside it, the default text output (one settlement
   line per hand) over --quiet, for information.
 - score / check: the time of `kcref score` over that of `check --quiet`; target <= 1.2.
+- filling the cache / quiet: a user's first `check --quiet` of the log, with the verdict cache on (the
+  default) and empty, over --quiet without the cache (every other figure runs with KCREF_NO_CACHE=1).
 - fmt --check: actions per second of `kcref fmt --check` on the same log; target >= 300,000.
 - jobs 2 / jobs 1: the throughput of `check --quiet --jobs 2` over `--jobs 1` on 200 logs of 50
   hands each (wall time: CPU time cannot show work done in parallel); target >= 1.7.
@@ -35,6 +37,7 @@ uses wall time. The ratio column is current / previous.
 from __future__ import annotations
 
 import argparse
+import shutil
 import statistics
 import subprocess
 import sys
@@ -143,6 +146,19 @@ def kcref_output(tree: Tree, args: list[str], cwd: Path) -> str:
                           text=True).stdout
 
 
+def fill_cache(tree: Tree, log: Path, work: Path) -> Sample:
+    """``check --quiet`` as a user's first check of ``log`` runs by default: with the verdict
+    cache on, and empty (a tree without a cache checks as ever)."""
+    cache = work / "cache-fill"
+    shutil.rmtree(cache, ignore_errors=True)
+    env = tree.env()
+    env.pop("KCREF_NO_CACHE")
+    args = ["check", "--quiet", str(log)]
+    if "--cache-dir" in kcref_output(tree, ["check", "--help"], work):
+        args[1:1] = ["--cache-dir", str(cache)]
+    return run([sys.executable, "-m", "kcref", *args], env=env, cwd=work)
+
+
 def count_actions(path: Path) -> int:
     """Actions in a log, counted by kcref's reader."""
     return sum(len(item.actions) for item in read_file(str(path)) if isinstance(item, Turn))
@@ -177,6 +193,7 @@ def speed_figures(bench: Bench, log: Path, small: Path, folder: Path, runs: int)
         "quiet": lambda t: run_kcref(t, ["check", "--quiet", str(log)], work),
         "every": lambda t: run_kcref(t, ["check", *verbose[t.label], str(log)], work),
         "text": lambda t: run_kcref(t, ["check", str(log)], work),
+        "filling": lambda t: fill_cache(t, log, work),
         "score": lambda t: run_kcref(t, ["score", str(log)], work),
         "fmt": lambda t: run_kcref(t, ["fmt", "--check", str(log)], work),
         "jobs1": lambda t: run_kcref(t, ["check", "--quiet", "--jobs", "1", str(folder)], work),
@@ -199,6 +216,8 @@ def speed_figures(bench: Bench, log: Path, small: Path, folder: Path, runs: int)
     figures = [
         Figure("check --quiet, actions/s", *per_tree(lambda t: actions / m("quiet")(t)), Target(250_000, ">="), ",.0f",
                f"{actions:,} actions, {HANDS:,} hands"),
+        Figure("check --quiet filling the cache / --quiet", *per_tree(lambda t: m("filling")(t) / m("quiet")(t)),
+               None, ".2f", "the default first check of a file (v0.1.0: no cache)"),
         Figure("every penalty / --quiet, time", *per_tree(lambda t: m("every")(t) / m("quiet")(t)), Target(1.25, "<="),
                ".2f", "check -v (v0.1.0: check)"),
         Figure("default text / --quiet, time", *per_tree(lambda t: m("text")(t) / m("quiet")(t)), None, ".2f",
