@@ -91,30 +91,31 @@ def test_a_changed_file_or_configuration_is_checked_again(tmp_path: Path, monkey
         assert changed != first
 
 
-@pytest.mark.parametrize("junk", ["{not json", "[]", '{"key": "other"}', ""])
-def test_a_corrupt_or_foreign_entry_is_ignored(junk: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def _cached_entry(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[CliRunner, str, Path]:
+    """A log checked once with the cache on (from ``tmp_path``, the working folder): the runner,
+    what a fresh check prints, and the cache entry written."""
     log = tmp_path / "night.log"
     log.write_text((ROOT / "samples/invalid/illegal-plays.log").read_text(encoding="utf-8"), encoding="utf-8")
+    monkeypatch.delenv("KCREF_NO_CACHE", raising=False)
+    runner = CliRunner()
+    fresh = runner.invoke(main, ["check", "--no-cache", "night.log"]).output
+    runner.invoke(main, ["check", "night.log"])
+    (entry,) = (tmp_path / ".kcref_cache").glob("*.json")
+    return runner, fresh, entry
+
+
+@pytest.mark.parametrize("junk", ["{not json", "[]", '{"key": "other"}', ""])
+def test_a_corrupt_or_foreign_entry_is_ignored(junk: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     with working_directory(tmp_path):
-        monkeypatch.delenv("KCREF_NO_CACHE", raising=False)
-        runner = CliRunner()
-        fresh = runner.invoke(main, ["check", "--no-cache", "night.log"]).output
-        runner.invoke(main, ["check", "night.log"])
-        (entry,) = (tmp_path / ".kcref_cache").glob("*.json")
+        runner, fresh, entry = _cached_entry(tmp_path, monkeypatch)
         entry.write_text(junk, encoding="utf-8")
         assert runner.invoke(main, ["check", "night.log"]).output == fresh
         assert json.loads(entry.read_text(encoding="utf-8"))["key"]  # written anew
 
 
 def test_a_wrong_entry_under_the_right_key_is_ignored(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    log = tmp_path / "night.log"
-    log.write_text((ROOT / "samples/invalid/illegal-plays.log").read_text(encoding="utf-8"), encoding="utf-8")
     with working_directory(tmp_path):
-        monkeypatch.delenv("KCREF_NO_CACHE", raising=False)
-        runner = CliRunner()
-        fresh = runner.invoke(main, ["check", "--no-cache", "night.log"]).output
-        runner.invoke(main, ["check", "night.log"])
-        (entry,) = (tmp_path / ".kcref_cache").glob("*.json")
+        runner, fresh, entry = _cached_entry(tmp_path, monkeypatch)
         data = json.loads(entry.read_text(encoding="utf-8"))
         entry.write_text(json.dumps({"key": data["key"], "diagnostics": [[1, 2]]}), encoding="utf-8")
         assert runner.invoke(main, ["check", "night.log"]).output == fresh
