@@ -17,11 +17,19 @@ from ..files.inputs import Found, Inputs, Problem, display_name
 from ..model.codes import Severity
 from ..model.diagnostics import Diagnostic
 from ..model.status import ExitStatus
-from ..referee.pipeline import CHUNK_FILES, Configs, FileReport, Keep, check_file, check_inputs, problem_report
+from ..referee.pipeline import (
+    Configs,
+    FileReport,
+    Keep,
+    check_file,
+    check_inputs,
+    in_workers,
+    problem_report,
+)
 from .check_formats import CHECK_FORMATS, JunitPrinter, Printer, failing, unfolded
 
 if TYPE_CHECKING:
-    from ..files.cache import Cache, Entry
+    from ..files.cache import Cache
     from ..files.config import Config
 
 Progress = Callable[[Iterable[FileReport], int], AbstractContextManager[Iterable[FileReport]]]
@@ -145,7 +153,7 @@ def _cached_inputs(inputs: Inputs, cache: Cache, jobs: int, configs: Configs | N
         if report is not None:
             hits[path] = report
     misses = [path for path in inputs.paths if path not in hits]
-    entries = _entries(misses, [settings[p] for p in misses], jobs, fresh_entry)
+    entries = in_workers(fresh_entry, misses, [settings[p] for p in misses], jobs)
     for item in inputs.entries:
         if isinstance(item, Problem):
             yield problem_report(item)
@@ -162,21 +170,6 @@ def _cached_inputs(inputs: Inputs, cache: Cache, jobs: int, configs: Configs | N
         assert fresh is not None
         yield fresh
     next(entries, None)  # run the generator to its end, so that a pool of workers is shut down
-
-
-def _entries(paths: list[str], settings: list[Config | None], jobs: int,
-             fresh: Callable[[str, Config | None], Entry]) -> Iterator[Entry]:
-    """``fresh`` of each path, in order, in ``jobs`` worker processes (in chunks, as
-    :func:`~kcref.referee.pipeline.check_paths` sends them)."""
-    if jobs <= 1 or len(paths) < 2:
-        yield from map(fresh, paths, settings)
-        return
-    from concurrent.futures import ProcessPoolExecutor
-
-    workers = min(jobs, len(paths))
-    chunk = max(1, min(CHUNK_FILES, len(paths) // (workers * 4)))
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        yield from pool.map(fresh, paths, settings, chunksize=chunk)
 
 
 def _streamed(inputs: Inputs, printer: Printer, configs: Configs | None = None,

@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from functools import lru_cache, partial
 from operator import itemgetter
-from typing import BinaryIO
+from typing import BinaryIO, TypeVar
 
 from ..files.config import Config
 from ..files.inputs import Found, Inputs, Problem, problem_diagnostic
@@ -276,26 +276,36 @@ CHUNK_FILES = 16
 
 def check_paths(paths: Iterable[str], *, jobs: int = 1, keep_hands: bool = True,
                 keep: Keep | None = None, configs: Configs | None = None) -> Iterator[FileReport]:
-    """Check many files; reports come in the order given, whatever ``jobs`` (worker processes).
+    """Check many files; reports come in the order given, whatever ``jobs`` (worker processes,
+    see :func:`in_workers`).
 
     With workers, each report comes back whole (its diagnostics kept, for printing in order;
-    with ``keep``, only those it accepts, though every one is counted); the paths go to the
-    workers in chunks, a few per worker at a time, so that a folder of
-    small logs does not cost a round trip per file. ``configs`` gives each path its
-    configuration (asked here, in this process).
+    with ``keep``, only those it accepts, though every one is counted). ``configs`` gives each
+    path its configuration (asked here, in this process).
     """
     paths = list(paths)
+    settings = [None if configs is None else configs(path) for path in paths]
+    yield from in_workers(partial(_check_one, keep_hands=keep_hands, keep=keep), paths, settings, jobs)
+
+
+_T = TypeVar("_T")
+
+
+def in_workers(work: Callable[[str, Config | None], _T], paths: list[str], settings: list[Config | None],
+               jobs: int) -> Iterator[_T]:
+    """``work`` of each path with its configuration, in the order given: in ``jobs`` worker
+    processes, the paths sent in chunks, a few per worker at a time, so that a folder of small
+    logs does not cost a round trip per file; in this process with one job, one path, or
+    standard input among them."""
     if jobs <= 1 or len(paths) < 2 or "-" in paths:
-        for path in paths:
-            yield _check_one(path, None if configs is None else configs(path), keep_hands, keep)
+        yield from map(work, paths, settings)
         return
     from concurrent.futures import ProcessPoolExecutor  # only with workers: it costs ~9 ms to import
 
     workers = min(jobs, len(paths))
     chunk = max(1, min(CHUNK_FILES, len(paths) // (workers * 4)))
     with ProcessPoolExecutor(max_workers=workers) as pool:
-        settings = [None if configs is None else configs(path) for path in paths]
-        yield from pool.map(partial(_check_one, keep_hands=keep_hands, keep=keep), paths, settings, chunksize=chunk)
+        yield from pool.map(work, paths, settings, chunksize=chunk)
 
 
 def problem_report(problem: Problem) -> FileReport:
