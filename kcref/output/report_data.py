@@ -33,7 +33,7 @@ from ..referee.setup_checks import checked_hands
 from ..referee.verdict import HandVerdict
 from ..scoring.games import RunningTotals
 from ..scoring.ratings import METHOD, Rating, ratings
-from ..scoring.season import Season, cards_left_count, season
+from ..scoring.season import Season, season
 from ..scoring.standings import scoreboard
 from .replay_steps import HandReplay, encode_replay, hand_replay
 from .score_formats import json_document
@@ -215,7 +215,7 @@ def _settled(v: HandVerdict) -> tuple[Settled, ...]:
         left = v.cards_left[seat]
         text = " ".join(str(c) for c in left) if isinstance(left, tuple) else f"{left} unknown"
         out.append(Settled(name, seat == v.dealer, seat == v.winner,
-                           f"{cards_left_count(v, seat)}: {text}" if text else "0",
+                           f"{v.cards_left_count(seat)}: {text}" if text else "0",
                            scores[seat] if scores is not None else None, chips_paid(v, seat),
                            v.stacks_end[seat] if v.stacks_end is not None else None))
     return tuple(out)

@@ -32,7 +32,7 @@ def cards_left(verdict: HandVerdict, names: Sequence[str], detail: bool = True) 
     for seat, cards in enumerate(verdict.cards_left):
         if seat == verdict.winner:
             continue
-        count = cards if isinstance(cards, int) else len(cards)
+        count = verdict.cards_left_count(seat)
         if not detail:
             left.append(f"{names[seat]} {count}")
         elif isinstance(cards, int):

@@ -107,6 +107,11 @@ class HandVerdict:
     def errors(self) -> tuple[Diagnostic, ...]:
         return tuple(d for d in self.diagnostics if d.is_error)
 
+    def cards_left_count(self, seat: int) -> int:
+        """How many cards ``seat`` had left at the end (known, or only counted)."""
+        left = self.cards_left[seat]
+        return left if isinstance(left, int) else len(left)
+
     def stacks_by_name(self) -> dict[str, int]:
         """The end stacks keyed by player name (empty where chips are not played)."""
         return dict(zip(self.players, self.stacks_end or ()))

@@ -31,12 +31,6 @@ def counted(v: HandVerdict) -> bool:
     return v.valid and v.finished and not v.errors
 
 
-def cards_left_count(v: HandVerdict, seat: int) -> int:
-    """How many cards ``seat`` had left at the end (known or only counted)."""
-    left = v.cards_left[seat]
-    return left if isinstance(left, int) else len(left)
-
-
 def finishing_ranks(v: HandVerdict) -> tuple[int, ...]:
     """Per seat, its place in the hand (0 first; equal places shared): the player who went out
     first, then by the points of the cards left where the scoring system values them and they
@@ -47,7 +41,7 @@ def finishing_ranks(v: HandVerdict) -> tuple[int, ...]:
         if seat == v.winner:
             return (0, 0)
         value = points[seat] if points is not None else None
-        return (1, value if value is not None else cards_left_count(v, seat))
+        return (1, value if value is not None else v.cards_left_count(seat))
 
     keys = [key(seat) for seat in range(len(v.players))]
     return tuple(sorted(set(keys)).index(k) for k in keys)
@@ -119,7 +113,7 @@ class Season:
             if p is None:
                 p = players[name] = PlayerSeason(name)
             p.hands_played += 1
-            p.cards_left += cards_left_count(v, seat)
+            p.cards_left += v.cards_left_count(seat)
             if seat == v.winner:
                 p.hands_won += 1
                 p.streak += 1
