@@ -19,9 +19,9 @@ from hypothesis import strategies as st
 from kcref.cli import main
 from kcref.model.codes import Severity
 from kcref.model.diagnostics import (
-    _HIDDEN_BUT_BREAKS,
     Diagnostic,
     defang,
+    hidden_but_breaks,
     json_text,
     printable,
     shown_path,
@@ -62,7 +62,7 @@ def test_hidden_characters_are_those_of_the_unicode_tables() -> None:
     for code in range(0x110000):
         ch = chr(code)
         category = unicodedata.category(ch)
-        hidden = _HIDDEN_BUT_BREAKS.fullmatch(ch) is not None
+        hidden = hidden_but_breaks().fullmatch(ch) is not None
         should = ch not in "\t\n\r" and category in ("Cc", "Cf", "Cs", "Zl", "Zp")
         if should:
             assert hidden, f"U+{code:04X} ({category}) is not hidden"

@@ -30,8 +30,8 @@ PYPROJECT = "pyproject.toml"
 CONFIG_NAMES = (KCREF_TOML, PYPROJECT)
 """The files that may hold a configuration, in the order each folder is asked."""
 
-_MAY_HOLD_TABLE = re.compile(r'^[ \t]*(\[[ \t]*"?tool"?[ \t]*(\]|\.[ \t]*"?kcref"?)'
-                             r'|"?tool"?[ \t]*(\.[ \t]*"?kcref"?|=))', re.MULTILINE)
+_MAY_HOLD_TABLE = (r'(?m)^[ \t]*(\[[ \t]*"?tool"?[ \t]*(\]|\.[ \t]*"?kcref"?)'
+                   r'|"?tool"?[ \t]*(\.[ \t]*"?kcref"?|=))')
 """A ``pyproject.toml`` that matches none of ``[tool]``, ``[tool.kcref...``, ``tool.kcref...`` or
 ``tool = ...`` holds no ``[tool.kcref]`` table: it need not be parsed (a match only may)."""
 
@@ -233,7 +233,7 @@ def load(path: str) -> Config | None:
             text = f.read()
     except OSError as exc:
         raise ConfigError(printable(f"{path}: cannot read: {exc.strerror or exc}")) from None
-    if not _MAY_HOLD_TABLE.search(text):
+    if not re.search(_MAY_HOLD_TABLE, text):  # compiled on first use: most runs find no pyproject.toml
         return None
     tool = _parse(path).get("tool")
     table = tool.get("kcref") if isinstance(tool, dict) else None

@@ -5,7 +5,7 @@ How a diagnostic is printed (a text line, a GitHub workflow command) is the outp
 
 from __future__ import annotations
 
-import json
+import functools
 import re
 import unicodedata
 from typing import NamedTuple
@@ -60,8 +60,6 @@ _HIDDEN_RANGES = (
     "\U0001d173-\U0001d17a\U000e0001\U000e0020-\U000e007f"
     + "".join(f"{chr(plane * 0x10000 + 0xFFFE)}{chr(plane * 0x10000 + 0xFFFF)}" for plane in range(1, 17))
 )
-_HIDDEN = re.compile(f"[{_HIDDEN_RANGES}\n\r]")
-_HIDDEN_BUT_BREAKS = re.compile(f"[{_HIDDEN_RANGES}]")
 REPLACEMENT = "\ufffd"
 """What each hidden character is shown as: one visible character for one character, so a caret
 still lines up under its column."""
@@ -71,7 +69,22 @@ def printable(text: str, keep_breaks: bool = False) -> str:
     """``text`` with every character that could act on a terminal or hide text replaced by
     U+FFFD, one for one: controls but tab (CR and LF stay with ``keep_breaks``), bidi and other
     format characters, line separators, lone surrogates and noncharacters."""
-    return (_HIDDEN_BUT_BREAKS if keep_breaks else _HIDDEN).sub(REPLACEMENT, text)
+    if text.isascii() and text.isprintable():
+        return text  # nearly every path and message: no pattern to compile nor run
+    return (hidden_but_breaks() if keep_breaks else _hidden()).sub(REPLACEMENT, text)
+
+
+# Compiled on first use: each of these large classes costs about half a millisecond to compile,
+# and most runs print nothing that needs them.
+@functools.cache
+def _hidden() -> re.Pattern[str]:
+    return re.compile(f"[{_HIDDEN_RANGES}\n\r]")
+
+
+@functools.cache
+def hidden_but_breaks() -> re.Pattern[str]:
+    """The characters :func:`printable` hides, but CR and LF (which JSON escapes as it writes them)."""
+    return re.compile(f"[{_HIDDEN_RANGES}]")
 
 
 # GitHub Actions reads a workflow command from any line of a step's output that starts with
@@ -138,8 +151,7 @@ def github_command(kind: str, data: str, **props: str) -> str:
 # JSON carries text whole: only what would act on a terminal or a CI log is written as a \u
 # escape, which any reader turns back into the same text. Lone surrogates (from undecodable file
 # names) have no UTF-8 form and I-JSON (RFC 7493) forbids them even escaped: they become U+FFFD.
-_SURROGATE = re.compile("[\ud800-\udfff]")
-_JSON_UNSAFE = re.compile(f"[{_HIDDEN_RANGES}]")
+_SURROGATE = "[\ud800-\udfff]"  # a pattern compiled on first use (re caches it)
 
 
 def _json_escape(match: re.Match[str]) -> str:
@@ -157,15 +169,17 @@ def json_text(value: object, level: int = 0) -> str:
     ``level`` indents every line but the first by that many levels, for a value nested in a
     larger document written piece by piece.
     """
+    import json  # only the machine formats write JSON
+
     text = json.dumps(_no_surrogates(value), ensure_ascii=False, indent=2)
     # Outside strings JSON has no such characters nor '##', so these replacements stay in strings.
-    text = LOG_COMMAND.sub(r"\1\\u005b", _JSON_UNSAFE.sub(_json_escape, text))
+    text = LOG_COMMAND.sub(r"\1\\u005b", hidden_but_breaks().sub(_json_escape, text))
     return text.replace("\n", "\n" + "  " * level) if level else text
 
 
 def _no_surrogates(value: object) -> object:
     if isinstance(value, str):
-        return _SURROGATE.sub(REPLACEMENT, value)
+        return value if value.isascii() else re.sub(_SURROGATE, REPLACEMENT, value)
     if isinstance(value, dict):
         return {_no_surrogates(k): _no_surrogates(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):

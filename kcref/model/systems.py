@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, NamedTuple, Protocol
 
 from .cards import Card, Rank
 
@@ -62,8 +62,7 @@ class HandResult(Protocol):
 # --- how a hand scores --------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class HandScorer:
+class HandScorer(NamedTuple):
     """What a finished, valid hand is worth to each seat, and why, in words."""
 
     score: Callable[[HandResult], tuple[int | None, ...]]
@@ -148,8 +147,7 @@ def full_stacks(options: Options, n: int, dealer: int) -> list[int]:
     return [options.stack] * n
 
 
-@dataclass(frozen=True)
-class ChipPlay:
+class ChipPlay(NamedTuple):
     """How chips are played under a system: how stacks start, and whether they are kept."""
 
     start: StartStacks
@@ -167,8 +165,7 @@ REACHES = "the game ends when someone reaches {target}"
 """The end of a game at ``Target``, where the lowest total wins."""
 
 
-@dataclass(frozen=True)
-class SystemWords:
+class SystemWords(NamedTuple):
     """How a system's scores are said."""
 
     about: str
@@ -184,14 +181,16 @@ class SystemWords:
     """A score is shown with its sign (``+3 chips``): it counts a change."""
 
 
-@dataclass(frozen=True)
-class GameEnds:
+class GameEnds(NamedTuple):
     """How a game ends besides ``Target`` and ``Hands``."""
 
     with_night: bool = False
     """A game ends with each file (a night), as the stacks do."""
     each_hand: bool = False
     """With neither ``Target`` nor ``Hands``, each hand is a game."""
+
+
+_NO_SPECIAL_ENDS = GameEnds()
 
 
 def _nothing(options: Options) -> int:
@@ -228,7 +227,7 @@ class ScoringSystem:
     """``Target`` when a log picks the system without one."""
     implies: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))
     """Other options the system sets when it is picked (``king_chips``: 10)."""
-    games: GameEnds = GameEnds()
+    games: GameEnds = _NO_SPECIAL_ENDS
     opening: Callable[[Options], int] = _nothing
     """Where a running total starts, which ``Target`` is compared with (the stack, for a
     system that scores the change of a kept stack)."""

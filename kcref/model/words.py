@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterable, Sequence
 
 CLOSE = 0.6
@@ -34,6 +33,8 @@ def did_you_mean(word: str, choices: Iterable[str]) -> str:
     options = list(choices)
     if not word or word in options or not any(_may_be_close(word, c) for c in options):
         return ""
+    import difflib  # only a misspelt word comes here: the import costs more than most runs' work
+
     close = difflib.get_close_matches(word, options, n=1, cutoff=CLOSE)
     return f"; did you mean '{close[0]}'?" if close else ""
 
