@@ -136,8 +136,8 @@ class Bench:
 
     def median(self, samples: dict[tuple[str, str], list[Sample]], name: str, tree: Tree,
                clock: str | None = None) -> float:
-        pick = (lambda s: s.wall) if (clock or self.clock) == "wall" else (lambda s: s.cpu)
-        return statistics.median(pick(s) for s in samples[(name, tree.label)])
+        wall = (clock or self.clock) == "wall"
+        return statistics.median(s.wall if wall else s.cpu for s in samples[(name, tree.label)])
 
 
 def kcref_output(tree: Tree, args: list[str], cwd: Path) -> str:
@@ -246,7 +246,8 @@ def memory_figures(bench: Bench, log: Path, megabytes: float) -> list[Figure]:
     copies = repeat_log(log.read_bytes(), big, megabytes)
     repeat_log(log.read_bytes(), part, 0)  # one copy, unnumbered like the copies in the big log
     size = big.stat().st_size / 1e6
-    figures, verdicts = [], []
+    figures: list[Figure] = []
+    verdicts: list[tuple[str, list[int] | None]] = []
     for name, args in BIG_COMMANDS:
         peaks: dict[str, float] = {}
         for tree in bench.trees:

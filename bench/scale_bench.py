@@ -17,6 +17,7 @@ import re
 import statistics
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -50,8 +51,9 @@ def main(argv: list[str] | None = None) -> int:
         actions = sum(count_actions(p) for p in folder.glob("*.log"))
         script = work / "check_logs.py"
         script.write_text(recipe(), encoding="utf-8")
-        ways = {"kcref check --jobs N": lambda n: run_kcref(CURRENT, ["check", "--quiet", "--jobs", str(n),
-                                                                     str(folder)], work)}
+        ways: dict[str, Callable[[int], Sample]] = {
+            "kcref check --jobs N": lambda n: run_kcref(CURRENT, ["check", "--quiet", "--jobs", str(n), str(folder)],
+                                                        work)}
         if dask:
             ways["Dask recipe, N workers"] = lambda n: run([sys.executable, str(script), str(folder),
                                                             str(work / f"out{n}"), str(n)], env=CURRENT.env(),
