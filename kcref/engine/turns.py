@@ -560,6 +560,9 @@ def _judge_dealt_kings(t: Table, step: int) -> None:
     seat = t.player
     if not t.policy.forced_dealt or t.kings_judged[seat]:
         return
+    if t.dealt_kings[seat] is _NO_KINGS:  # a known deal with no King (most of them): nothing to judge
+        t.kings_judged[seat] = True
+        return
     held = _held_dealt_kings(t)
     t.kings_judged[seat] = True
     if t.dealt_kings[seat] is None:
@@ -771,6 +774,7 @@ def settle(t: Table) -> int:
     options = t.options
     card, king = options.card_chips, options.king_chips
     n, winner, holdings, names = t.n, t.winner, t.holdings, t.names
+    stacks, notes, pot = t.stacks, t.notes, t.pot
     for k in range(1, n):
         seat = (winner + k) % n
         hand = holdings[seat]
@@ -788,9 +792,15 @@ def settle(t: Table) -> int:
                 assert chips is not None
         else:
             chips = card * (len(known) - kings) + king * kings  # what chip_value says, card by card
-        _pay(t, seat, chips, "KC404", _cards_left_message(names[seat], len(known), unknown, kings, card, king, chips),
-             None)
-    won = t.pot
-    t.stacks[t.winner] += won
+        message = _cards_left_message(names[seat], len(known), unknown, kings, card, king, chips)
+        if stacks[seat] >= chips:  # no debt: what _pay does then, inline (three or so a hand)
+            stacks[seat] -= chips
+            pot += chips
+            notes.append(tuple.__new__(Note, ("KC404", seat, chips, message, None)))
+        else:
+            t.pot = pot
+            _pay(t, seat, chips, "KC404", message, None)
+            pot = t.pot
+    stacks[winner] += pot
     t.pot = 0
-    return won
+    return pot

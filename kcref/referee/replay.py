@@ -256,7 +256,7 @@ class _Replay:
         if cut is not None and rec.players and cut.code not in QUIET_CUTS:
             self._report(Span(rec.path, cut.line, cut.column), cut.column, "KC504", self._cut_note())
         diagnostics = self.diagnostics
-        stopped_at = _stopped_at(diagnostics, cut)
+        stopped_at = _stopped_at(diagnostics, cut, self.stopped)
         # The verdict's fields as one dict (HandVerdict.of): one per hand, in every log.
         if t is None:
             return HandVerdict.of({
@@ -331,12 +331,15 @@ def _seat_map(players: tuple[str, ...]) -> dict[str, int]:
     return seats
 
 
-def _stopped_at(diagnostics: list[Diagnostic], cut: Cut | None) -> int | None:
+def _stopped_at(diagnostics: list[Diagnostic], cut: Cut | None, failed: bool) -> int | None:
     """Sort a hand's ``diagnostics`` into line order; return the line past which the hand was
-    not judged (its first error, or its cut), or None when it was judged to its end."""
+    not judged (its first error, or its cut), or None when it was judged to its end. Only a
+    rule error (``failed``) puts an error among them: else there is none to look for."""
     stopped_at = cut.line if cut is not None else None
     if diagnostics:
         diagnostics.sort(key=LINE_AND_COLUMN)
+        if not failed:
+            return stopped_at
         error = Severity.ERROR
         for d in diagnostics:  # in line order, the first error is the one on the earliest line
             if d[3] is error:
