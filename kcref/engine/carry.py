@@ -56,7 +56,8 @@ class ChipCarry:
 
     def before(self, options: Options) -> None:
         """Empty the carry before a hand whose system does not keep stacks."""
-        if not options.scoring.keeps_stacks:
+        chips = options.scoring.chips  # ScoringSystem.keeps_stacks, inline: once a hand
+        if chips is None or not chips.kept:
             self.stacks, self.pot = {}, 0
 
     def into(self, options: Options, players: Sequence[str], dealer: int) -> Carried:
@@ -66,6 +67,7 @@ class ChipCarry:
     def after(self, options: Options, players: Sequence[str], stacks: Sequence[int] | None, pot_left: int) -> None:
         """Carry on the end ``stacks`` (by seat) of a hand played to its end without a rule error,
         and the pot nobody took."""
-        if options.scoring.keeps_stacks and stacks is not None:
+        chips = options.scoring.chips  # ScoringSystem.keeps_stacks, inline: once a hand
+        if chips is not None and chips.kept and stacks is not None:
             self.stacks.update(zip(players, stacks))
             self.pot = pot_left

@@ -42,11 +42,15 @@ from .table import PILES, Closed, Holding, Note, Table, Unchecked
 from .values import chip_value, hand_value
 
 KINGS: frozenset[Card] = frozenset(c for c in DECK if c.rank is KING)
+_NO_KINGS: frozenset[Card] = frozenset()
 _DRAWN = Closed.DRAWN
 """Read on every draw: a module global reads many times faster than an Enum's member (Python 3.11)."""
 _STARTS: Mapping[Pile, frozenset[Card]] = {p: KINGS if p in CORNER_SET else frozenset(DECK) - KINGS for p in PILES}
 """The cards that may start each empty pile with nothing more to judge: a King a corner, any
 other card a foundation (a King on a foundation may owe a corner under forced Kings)."""
+_PLAIN_DRAWS: frozenset[Card] = frozenset(DECK) - KINGS
+"""The written draws that need no more than putting the card in hand (a drawn King may have to
+be placed at once; ``draw`` with no card is a card unknown)."""
 
 
 # --- chips -----------------------------------------------------------------------------------
@@ -109,7 +113,8 @@ def _deal(t: Table, deals: Mapping[int, Sequence[Card]]) -> None:
             # The cards are hashed once, into the holding; set-to-set operations reuse those hashes.
             known = hand.known
             known.update(cards)
-            dealt_kings[seat] = KINGS.intersection(known)
+            # Most deals hold no King: those share one empty set instead of making their own.
+            dealt_kings[seat] = _NO_KINGS if KINGS.isdisjoint(known) else KINGS.intersection(known)
             seen.update(known)
 
 
@@ -236,7 +241,7 @@ def apply(t: Table, action: Action) -> None:
     t.step += 1
 
 
-def play_turn(t: Table, seat: int, actions: Sequence[Action]) -> None:
+def play_turn(t: Table, seat: int, actions: Sequence[Action]) -> None:  # noqa: C901 (the fast paths, inline: see below)
     """A whole turn line: :func:`begin_turn` for ``seat``, :func:`apply` each action in order,
     then :func:`end_turn`. When an :class:`IllegalAction` is raised, ``t.step`` is the index of
     the action refused (``len(actions)`` for a fault found at the end of the turn)."""
@@ -245,31 +250,76 @@ def play_turn(t: Table, seat: int, actions: Sequence[Action]) -> None:
     piles = t.piles
     hand = t.holdings[seat]
     known = hand.known
+    # The fast paths below carry out the most common actions of a log in an open turn (nothing
+    # pending, nothing closed) exactly as their judges would: a held card played where it fits,
+    # a known card that is no King drawn from a stock of unknown order, a foundation moved onto
+    # a pile it fits. Anything else, or any doubt, goes to the full judge (_HANDLERS).
     for action in actions:
-        if type(action) is PlayCard and not t.guarded:
-            # Most actions of a log play a held card onto a card it fits or onto an empty pile
-            # it may start, in an open turn: that case is carried out here, as _play_card would.
-            # Anything else goes to _play_card, which judges it in full from the same table.
-            card, pile = action
-            dest = piles[pile]
-            if card in (FITS_ON[dest[-1]] if dest else _STARTS[pile]):
-                try:
-                    known.remove(card)  # held: the one lookup in hand (no ``card in known`` first)
-                except KeyError:
-                    pass  # not known to be held: _play_card judges it
-                else:
-                    dest.append(card)
+        kind = type(action)
+        if not t.guarded:
+            if kind is PlayCard:  # as _play_card
+                card, pile = action  # type: ignore[misc]  # (kind is the narrowing mypy does not see)
+                dest = piles[pile]
+                if card in (FITS_ON[dest[-1]] if dest else _STARTS[pile]):
+                    try:
+                        known.remove(card)  # held: the one lookup in hand (no ``card in known`` first)
+                    except KeyError:
+                        pass  # not known to be held: _play_card judges it
+                    else:
+                        dest.append(card)
+                        t.plays += 1
+                        if len(dest) == 13 or not known:
+                            _after_play(t, hand, pile)
+                        t.step += 1
+                        continue
+            elif kind is Draw:  # as _draw
+                card = action[0]  # type: ignore[misc]
+                if card in _PLAIN_DRAWS and not t.drawn and t.stock and t.deck is None and card not in t.seen:
+                    pol = t.policy
+                    if not pol.draw_when_stuck:
+                        if pol.draw_ends_turn and pol.forced_dealt and not t.kings_judged[seat]:
+                            _judge_dealt_kings(t, t.step)  # "before the draw when drawing at the end"
+                        t.stock -= 1
+                        known.add(card)
+                        t.seen.add(card)
+                        t.drawn = True
+                        t.draw_step = t.step
+                        if pol.draw_ends_turn:
+                            t.closed, t.guarded = _DRAWN, True
+                        t.step += 1
+                        continue
+            elif kind is MovePile:  # as _move_pile
+                source, target = action  # type: ignore[misc]
+                src, dst = piles[source], piles[target]  # type: ignore[index]
+                if (src and dst and source is not target and source not in CORNER_SET
+                        and src[0] in FITS_ON[dst[-1]]):
+                    dst.extend(src)
+                    src.clear()
                     t.plays += 1
-                    if len(dest) == 13 or not known:
-                        _after_play(t, hand, pile)
+                    if len(dst) == 13 and t.policy.remove_completed:
+                        _clear(t, target)
                     t.step += 1
                     continue
-        handler = _HANDLERS.get(type(action))
+        handler = _HANDLERS.get(kind)
         if handler is None:
             handler = _handler(action)
         handler(t, action)
         t.step += 1
-    end_turn(t)
+    if (t.plays and t.drawn and t.winner is None and t.pending_king is None and not t.maybe_king
+            and (t.kings_judged[seat] or not t.policy.forced_dealt)):
+        # The usual end of a turn, with a play and the draw made and nothing owed: as end_turn
+        # ends it, and the next turn opened as Table.new_turn opens it (nothing is pending).
+        t.idle = 0
+        t.turns += 1
+        t.player = (seat + 1) % t.n
+        t.step = t.plays = 0
+        t.drawn = False
+        t.draw_step = -1
+        t.closed = None
+        t.started_empty = t.stock == 0
+        t.guarded = t.policy.draw_first and t.stock > 0
+    else:
+        end_turn(t)
 
 
 def _handler(action: Action) -> Callable[[Table, Any], None]:
@@ -510,6 +560,9 @@ def _judge_dealt_kings(t: Table, step: int) -> None:
     seat = t.player
     if not t.policy.forced_dealt or t.kings_judged[seat]:
         return
+    if t.dealt_kings[seat] is _NO_KINGS:  # a known deal with no King (most of them): nothing to judge
+        t.kings_judged[seat] = True
+        return
     held = _held_dealt_kings(t)
     t.kings_judged[seat] = True
     if t.dealt_kings[seat] is None:
@@ -721,6 +774,7 @@ def settle(t: Table) -> int:
     options = t.options
     card, king = options.card_chips, options.king_chips
     n, winner, holdings, names = t.n, t.winner, t.holdings, t.names
+    stacks, notes, pot = t.stacks, t.notes, t.pot
     for k in range(1, n):
         seat = (winner + k) % n
         hand = holdings[seat]
@@ -738,9 +792,15 @@ def settle(t: Table) -> int:
                 assert chips is not None
         else:
             chips = card * (len(known) - kings) + king * kings  # what chip_value says, card by card
-        _pay(t, seat, chips, "KC404", _cards_left_message(names[seat], len(known), unknown, kings, card, king, chips),
-             None)
-    won = t.pot
-    t.stacks[t.winner] += won
+        message = _cards_left_message(names[seat], len(known), unknown, kings, card, king, chips)
+        if stacks[seat] >= chips:  # no debt: what _pay does then, inline (three or so a hand)
+            stacks[seat] -= chips
+            pot += chips
+            notes.append(tuple.__new__(Note, ("KC404", seat, chips, message, None)))
+        else:
+            t.pot = pot
+            _pay(t, seat, chips, "KC404", message, None)
+            pot = t.pot
+    stacks[winner] += pot
     t.pot = 0
-    return won
+    return pot

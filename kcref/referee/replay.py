@@ -50,6 +50,8 @@ CUT_REASONS: Mapping[str, str] = {
 QUIET_CUTS = frozenset({"KC201", "KC202", "KC203", "KC204", "KC505"})
 """Cuts whose own message already says the hand is not refereed: no KC504 repeats it."""
 SEVERITIES: Mapping[str, Severity] = {code: info.severity for code, info in BY_CODE.items()}
+PENALTY_CODES = frozenset(code for code in BY_CODE if code.startswith("KC4"))
+"""The notes that are penalties: chips paid into the pot (the debt note KC503 is not one)."""
 LINE_AND_COLUMN = itemgetter(1, 2)
 """The sort key of diagnostics: (line, column)."""
 
@@ -94,8 +96,7 @@ class _Replay:
         # The records are built with tuple.__new__, not their classes' __new__ (a Python
         # function each): a log may hold a penalty on every turn, and these are most of its work.
         new = tuple.__new__
-        for i in range(self.noted, len(notes)):
-            code, seat, chips, message, step = notes[i]
+        for code, seat, chips, message, step in islice(notes, self.noted, None):
             line_span = default if step is None else span
             path, line, col = line_span
             # Where the note stands is often exactly its line's span (a turn with no play, cards
@@ -106,7 +107,7 @@ class _Replay:
             if not path:
                 path, at = own_path, None
             add(new(Diagnostic, (path, line, col, SEVERITIES[code], code, message, "")))
-            if code.startswith("KC4"):
+            if code in PENALTY_CODES:
                 fine(new(Penalty, (seat, chips, code, at or new(Span, (path, line, col)))))
         self.noted = len(notes)
 
@@ -198,39 +199,51 @@ class _Replay:
         t = self.table
         if t is None or self.stopped:
             return
-        # Turn lines, nearly every line judged, are judged here without a call of their own.
+        # Turn lines, nearly every line judged, are judged here without a call of their own;
+        # what the loop keeps in locals (actions counted, ended_by) goes back to self as it ends.
         judges = {Blocked: self.blocked, Reveal: self.reveal}
         seats = self.seats
-        events: Iterator[Event] = islice(self.events, self.begin, None)  # start read those before it
-        if until is not None:
-            events = takewhile(lambda ev: ev.span.line <= until, events)
+        notes = t.notes
+        events = self._play_lines(until)
+        ended_by = self.ended_by
+        actions = self.actions
         for ev in events:
             kind = type(ev)
             if kind is Turn:
                 seat = seats.get(ev.player)  # type: ignore[union-attr]
                 if seat is None:
                     seat = self._seat(ev.player)  # type: ignore[union-attr]
-                if self.ended_by and not t.over:
-                    self._fail(ev.span, ev.span.col, IllegalAction("KC320", f"no turn may follow {self.ended_by}"))
+                if ended_by and not t.over:
+                    self._fail(ev.span, ev.span.col, IllegalAction("KC320", f"no turn may follow {ended_by}"))
                     break
-                actions = ev.actions  # type: ignore[union-attr]
+                turn = ev.actions  # type: ignore[union-attr]
                 try:
-                    play_turn(t, seat, actions)
+                    play_turn(t, seat, turn)
                 except IllegalAction as e:
+                    self.actions = actions
                     self._turn_refused(ev, e)  # type: ignore[arg-type]
-                    break
-                self.actions += len(actions)
+                    return
+                actions += len(turn)
                 if t.winner is not None and self.out_at is None:
                     self._went_out(ev, t.out_step)  # type: ignore[arg-type]
-                if len(t.notes) != self.noted:
+                if len(notes) != self.noted:
                     self._drain_notes(ev.span, ev.cols, ev.span)  # type: ignore[union-attr]
                 continue
             judge = judges.get(kind)
             if judge is None:
                 continue
             judge(ev)  # type: ignore[operator]
+            ended_by = self.ended_by
             if self.stopped:
                 break
+        self.actions = actions
+
+    def _play_lines(self, until: int | None) -> Iterable[Event]:
+        """The events from the first play line on (start read those before it), up to line ``until``."""
+        events: Iterable[Event] = islice(self.events, self.begin, None) if self.begin else self.events
+        if until is not None:
+            events = takewhile(lambda ev: ev.span.line <= until, events)
+        return events
 
     # --- the end -----------------------------------------------------------------------------
 
@@ -243,7 +256,7 @@ class _Replay:
         if cut is not None and rec.players and cut.code not in QUIET_CUTS:
             self._report(Span(rec.path, cut.line, cut.column), cut.column, "KC504", self._cut_note())
         diagnostics = self.diagnostics
-        stopped_at = _stopped_at(diagnostics, cut)
+        stopped_at = _stopped_at(diagnostics, cut, self.stopped)
         # The verdict's fields as one dict (HandVerdict.of): one per hand, in every log.
         if t is None:
             return HandVerdict.of({
@@ -318,12 +331,15 @@ def _seat_map(players: tuple[str, ...]) -> dict[str, int]:
     return seats
 
 
-def _stopped_at(diagnostics: list[Diagnostic], cut: Cut | None) -> int | None:
+def _stopped_at(diagnostics: list[Diagnostic], cut: Cut | None, failed: bool) -> int | None:
     """Sort a hand's ``diagnostics`` into line order; return the line past which the hand was
-    not judged (its first error, or its cut), or None when it was judged to its end."""
+    not judged (its first error, or its cut), or None when it was judged to its end. Only a
+    rule error (``failed``) puts an error among them: else there is none to look for."""
     stopped_at = cut.line if cut is not None else None
     if diagnostics:
         diagnostics.sort(key=LINE_AND_COLUMN)
+        if not failed:
+            return stopped_at
         error = Severity.ERROR
         for d in diagnostics:  # in line order, the first error is the one on the earliest line
             if d[3] is error:
