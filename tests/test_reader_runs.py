@@ -84,3 +84,18 @@ def test_the_quick_hand_line_is_the_constructed_one() -> None:
     assert hash(quick) == hash(made)
     with pytest.raises(dataclasses.FrozenInstanceError):
         quick.span = span  # type: ignore[misc]
+
+
+HAND_LINES = ["hand 12 dealer Ann", "hand 007 dealer Ann", "hand 123456789 dealer Mary Jo", "hand 1234567890 dealer Ann",
+              "hand \u0663 dealer Ann", "hand 3 dealer Ann ", "hand 3 dealer  Ann", "HAND 3 dealer Ann", "hand 3 Dealer Ann",
+              "hand 3 dealer Anne", "hand 3 dealer Ann # x", "hand 3 dealer Ann:", "hand -3 dealer Ann", "hand 3  dealer Ann"]
+
+
+def test_the_quick_hand_lines_read_as_the_grammar_reads_them() -> None:
+    lines = ["Ann: pass", "Mary Jo: pass", *HAND_LINES]
+    items = list(reader.read_lines(lines, "t.log"))
+    assert len(items) == len(lines)
+    for lineno, (item, line) in enumerate(zip(items, lines), 1):
+        slow = reader.parse_line(line, "t.log", lineno)
+        assert _fields(item) == _fields(slow), line
+    assert type(reader._spaced_hand("hand 12 dealer Ann", "t.log", 3)) is HandStart  # the quick path took it

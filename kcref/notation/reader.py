@@ -419,6 +419,8 @@ def _canonical(spellings: dict[str, _V], text: str) -> tuple[_V, ...]:
     if len(words) == 1:
         return (spellings[text],)
     return itemgetter(*words)(spellings)  # type: ignore[no-any-return]
+
+
 _new = object.__new__
 
 
@@ -650,10 +652,10 @@ def _parse_shortened(line: str, short: _Short, path: str, lineno: int) -> Event 
 
 class Run(NamedTuple):
     """The events of consecutive lines of a hand's body (deal, layout, turn, reveal, blocked and
-    assertion lines), handed on at once when a reading is asked for runs (``runs=True``): a
-    consumer that keeps them all, as the grouping into hands does, takes them without a step
-    per line. A run never holds more than :data:`RUN_LENGTH` events; any other item (a ``hand``
-    line, a tag, a diagnostic) ends it, so the order of the items is the order of the lines."""
+    assertion lines), handed on at once by :func:`read_runs`: a consumer that keeps them all,
+    as the grouping into hands does, takes them without a step per line. A run never holds
+    more than :data:`RUN_LENGTH` events; any other item (a ``hand`` line, a tag, a diagnostic)
+    ends it, so the order of the items is the order of the lines."""
 
     events: list[Event]
     actions: int
@@ -673,7 +675,7 @@ def read_lines(lines: Iterable[str], path: str = "<string>", trivia: bool = Fals
     ``keep``, the text of each line is handed to it for the caret display of later diagnostics:
     a hand's lines all at once, before its next ``hand`` line or the end of the reading is.
     """
-    unended = (line.rstrip("\r\n") for line in lines)
+    unended = (line.rstrip("\r\n") if type(line) is str else line for line in lines)
     return _reading(unended, path, trivia, keep, False)  # type: ignore[return-value]
 
 
