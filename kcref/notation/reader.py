@@ -18,7 +18,7 @@ import sys
 from collections.abc import Callable, Iterable, Iterator
 from itertools import accumulate, chain
 from operator import itemgetter
-from typing import TYPE_CHECKING, Any, BinaryIO, NamedTuple, TypeVar
+from typing import TYPE_CHECKING, Any, BinaryIO, NamedTuple
 
 from ..files.discover import cannot_read
 from ..model.cards import DECK, Card, Pile, parse_card, parse_pile
@@ -376,11 +376,14 @@ def _spaced_deal(head: str, rest: str, path: str, lineno: int) -> Event | None:
     if rest[:1] != " " or _name_cache.get(name) != name or "#" in rest:
         return None
     text = rest[1:]
-    try:
-        cards = _canonical(_CANONICAL_CARDS, text)
+    words = text.split(" ")
+    try:  # a KeyError for any word not a card's canonical spelling, "" included
+        cards = itemgetter(*words)(_CANONICAL_CARDS) if len(words) > 1 else (_CANONICAL_CARDS[text],)
     except KeyError:
         return None
-    return read_deal(name, cards, _span(Span, (path, lineno, 1)), "", _shaped_cols(text, len(head) + 3), 6)
+    # Without a ten every card is two characters: the line's length says where each stands.
+    cols = _shaped_cols(text, len(head) + 3) if "1" in text else _two_wide(len(words), len(head) + 3)
+    return read_deal(name, cards, _span(Span, (path, lineno, 1)), "", cols, 6)
 
 
 def _spaced_layout(line: str, path: str, lineno: int) -> Event | None:
@@ -388,8 +391,9 @@ def _spaced_layout(line: str, path: str, lineno: int) -> Event | None:
     if "#" in line:
         return None
     text = line[7:]
+    words = text.split(" ")
     try:
-        piles = _canonical(_CANONICAL_ENTRIES, text)
+        piles = itemgetter(*words)(_CANONICAL_ENTRIES) if len(words) > 1 else (_CANONICAL_ENTRIES[text],)
     except KeyError:
         return None
     return read_layout(piles, _span(Span, (path, lineno, 1)), "", _shaped_cols(text, 8))
@@ -409,16 +413,14 @@ def _spaced_hand(line: str, path: str, lineno: int) -> Event | None:
 
 _CANONICAL_CARDS = {card.text(): card for card in DECK}
 _CANONICAL_ENTRIES = {f"{pile.value}:{card.text()}": (pile, card) for pile in Pile for card in DECK}
-_V = TypeVar("_V")
+"""Each card and each layout entry by its canonical spelling (``10H``, ``N:10H``); the words of
+a line are looked up by one ``itemgetter`` call, cheaper than a map."""
 
 
-def _canonical(spellings: dict[str, _V], text: str) -> tuple[_V, ...]:
-    """The values of the single-spaced words of ``text`` in ``spellings``; a KeyError for any
-    other word ("" too). All looked up by one ``itemgetter`` call: cheaper than a map."""
-    words = text.split(" ")
-    if len(words) == 1:
-        return (spellings[text],)
-    return itemgetter(*words)(spellings)  # type: ignore[no-any-return]
+@functools.lru_cache(maxsize=256)
+def _two_wide(count: int, at: int) -> tuple[int, ...]:
+    """The columns of ``count`` words of two characters one space apart, from column ``at`` on."""
+    return tuple(range(at, at + 3 * count, 3))
 
 
 _new = object.__new__
