@@ -16,8 +16,9 @@ import functools
 import re
 import sys
 from collections.abc import Callable, Iterable, Iterator
-from itertools import accumulate
-from typing import TYPE_CHECKING, Any, BinaryIO, NamedTuple, TypeVar
+from itertools import accumulate, chain
+from operator import itemgetter
+from typing import TYPE_CHECKING, Any, BinaryIO, NamedTuple
 
 from ..files.discover import cannot_read
 from ..model.cards import DECK, Card, Pile, parse_card, parse_pile
@@ -42,7 +43,9 @@ from ..model.events import (
     Span,
     Tag,
     Turn,
+    TurnDraft,
     read_deal,
+    read_hand_start,
     read_layout,
     read_turn,
 )
@@ -230,19 +233,29 @@ def _fast_cards_line(line: str, path: str, lineno: int) -> Event | None:
 
 def _spaced_cols(words: list[str], at: int) -> tuple[int, ...]:
     """The columns of ``words`` written one space apart from column ``at`` on."""
-    del words[-1]
-    return tuple(accumulate(map(_PLUS_ONE, map(len, words)), initial=at))
+    return tuple(accumulate(map(_PLUS_ONE, map(len, words[:-1])), initial=at))
 
 
+def _shaped_cols(text: str, at: int) -> tuple[int, ...]:
+    """The columns of the words of ``text``, ASCII words one space apart, from column ``at`` on.
+
+    A log's deal and layout lines come in few shapes (where the spaces fall): the columns of
+    each shape are worked out once, and the shape is found without a Python step per word."""
+    key = (at, text.encode().translate(_SHAPE))
+    cols = _cols_seen.get(key)
+    if cols is None:
+        cols = _spaced_cols(text.split(" "), at)
+        if len(_cols_seen) < 10_000:
+            _cols_seen[key] = cols
+    return cols
+
+
+_SHAPE = bytes(b if b == 0x20 else 0x78 for b in range(256))
+"""A space stays a space, any other byte becomes an ``x``."""
+_cols_seen: dict[tuple[int, bytes], tuple[int, ...]] = {}
 _PLUS_ONE = (1).__add__
 """A word and the space after it, without a Python call per word."""
 
-_CARD_WORDS: dict[str, tuple[Card, int]] = {card.text(): (card, len(card.text()) + 1) for card in DECK}
-"""The canonical spelling of each card (``10H``, ``QS``), with its width and a space."""
-_LAYOUT_WORDS: dict[str, tuple[tuple[Pile, Card], int]] = {
-    f"{pile.value}:{text}": ((pile, card), len(pile.value) + 1 + width) for pile in Pile
-    for text, (card, width) in _CARD_WORDS.items()}
-"""Each layout entry in its canonical spelling (``N:10H``), with its width and a space."""
 _span = tuple.__new__
 """``Span(path, line, col)`` without the Python-level ``__new__`` of a NamedTuple."""
 
@@ -303,26 +316,26 @@ def fast_line(line: str, path: str, lineno: int) -> Event | None:
 
 # --- the bulk of a log ------------------------------------------------------------------------
 # Most lines are written the same way: single spaces, canonical spellings, a player already met.
-# These are read here as fast_line would read them, without a Python step per action or card;
-# anything else goes to fast_line (the test of the reader holds the two to the grammar).
+# These are read here as fast_line would read them, with as few Python steps per action or card
+# as can be; anything else goes to fast_line (the test of the reader holds the two to the grammar).
 
 
-def read_line(line: str, path: str, lineno: int) -> Item | None:
-    """Read a line through the fast paths; None means "ask the grammar" (or a line with nothing)."""
-    head, colon, rest = line.partition(":")
-    if colon:
-        player = _name_cache.get(head)
-        if player is not None:
-            return _spaced_turn(player, len(head), rest, line, path, lineno)
-        if head.startswith("deal "):
-            return _spaced_deal(head, rest, line, path, lineno)
-    if line.startswith("layout "):
-        return _spaced_layout(line, path, lineno)
-    return fast_line(line, path, lineno) if line else None
+def _other_line(line: str, head: str, colon: str, rest: str, path: str, lineno: int, trivia: bool) -> Item | None:
+    """Read a line that is not a turn of a known player (``line.partition(":")`` is ``head,
+    colon, rest``): through a fast path if one takes it, else as :func:`_slow_line`."""
+    event: Event | None = None
+    if colon and head.startswith("deal "):
+        event = _spaced_deal(head, rest, path, lineno)
+    elif line.startswith("layout "):
+        event = _spaced_layout(line, path, lineno)
+    elif line.startswith("hand "):
+        event = _spaced_hand(line, path, lineno)
+    return event or fast_line(line, path, lineno) or _slow_line(line, path, lineno, trivia)
 
 
-def _spaced_turn(player: str, head: int, rest: str, line: str, path: str, lineno: int) -> Turn | None:
-    """A turn line whose pieces are all in :data:`_spaced_pieces` (its player's name is known)."""
+def _spaced_turn(player: str, head: int, rest: str, line: str, path: str, lineno: int) -> Item:
+    """A turn line whose pieces are all in :data:`_spaced_pieces` (its player's name is known),
+    else what the other paths read."""
     hash_at = rest.find("#")
     if hash_at >= 0:
         comment = rest[hash_at:].rstrip()
@@ -333,63 +346,84 @@ def _spaced_turn(player: str, head: int, rest: str, line: str, path: str, lineno
     cols: list[int] = []
     drawn: tuple[Card, ...] = ()
     at = head + 3  # the column of the first action, after ': '
+    known = _spaced_pieces
     try:
         for piece in rest.split(";"):
-            action, width, card = _spaced_piece(piece)
+            action, width, card = known[piece]
             if card is not None:
                 drawn += (card,)
             actions.append(action)
             cols.append(at)
             at += width
     except KeyError:
-        return fast_turn(line, path, lineno)
-    return read_turn(player, tuple(actions), _span(Span, (path, lineno, 1)), comment, tuple(cols), drawn)
+        return fast_turn(line, path, lineno) or parse_line(line, path, lineno)  # type: ignore[return-value]
+    # read_turn inline (a call less on the commonest line): see kcref.model.events.
+    turn = _new(TurnDraft)
+    turn.player = player
+    turn.actions = tuple(actions)
+    turn.span = _span(Span, (path, lineno, 1))
+    turn.comment = comment
+    turn.cols = tuple(cols)
+    turn.drawn = drawn
+    turn.__class__ = Turn  # type: ignore[assignment]
+    return turn  # type: ignore[return-value]
 
 
-def _spaced_deal(head: str, rest: str, line: str, path: str, lineno: int) -> Event | None:
-    """``deal NAME: CARD CARD ...``, the name known, the cards in :data:`_CARD_WORDS`."""
+def _spaced_deal(head: str, rest: str, path: str, lineno: int) -> Event | None:
+    """``deal NAME: CARD CARD ...``, the name known, each card in its canonical spelling (``10H``,
+    ``QS``); None to decline."""
     name = head[5:]
-    if "#" in rest or rest[:1] != " " or _name_cache.get(name) != name:
-        return fast_line(line, path, lineno)
-    words = _spaced_words(rest[1:], _card_word, len(head) + 3)
-    if words is None:
-        return fast_line(line, path, lineno)
-    return read_deal(name, words[0], _span(Span, (path, lineno, 1)), "", words[1], 6)
+    if rest[:1] != " " or _name_cache.get(name) != name or "#" in rest:
+        return None
+    text = rest[1:]
+    words = text.split(" ")
+    try:  # a KeyError for any word not a card's canonical spelling, "" included
+        cards = itemgetter(*words)(_CANONICAL_CARDS) if len(words) > 1 else (_CANONICAL_CARDS[text],)
+    except KeyError:
+        return None
+    # Without a ten every card is two characters: the line's length says where each stands.
+    cols = _shaped_cols(text, len(head) + 3) if "1" in text else _two_wide(len(words), len(head) + 3)
+    return read_deal(name, cards, _span(Span, (path, lineno, 1)), "", cols, 6)
 
 
 def _spaced_layout(line: str, path: str, lineno: int) -> Event | None:
-    """``layout N:CARD E:CARD ...``, each entry in :data:`_LAYOUT_WORDS`."""
+    """``layout N:CARD E:CARD ...``, each entry in its canonical spelling (``N:10H``); None to decline."""
     if "#" in line:
-        return fast_line(line, path, lineno)
-    words = _spaced_words(line[7:], _layout_word, 8)
-    if words is None:
-        return fast_line(line, path, lineno)
-    return read_layout(words[0], _span(Span, (path, lineno, 1)), "", words[1])
-
-
-_W = TypeVar("_W")
-
-
-def _spaced_words(text: str, word: Callable[[str], tuple[_W, int]],
-                  at: int) -> tuple[tuple[_W, ...], tuple[int, ...]] | None:
-    """The values of the single-spaced words of ``text`` (``word`` gives each one's value and
-    width, or raises ``KeyError``) and their columns from ``at``; ``None`` if a word is not known."""
-    values: list[_W] = []
-    cols: list[int] = []
+        return None
+    text = line[7:]
+    words = text.split(" ")
     try:
-        for w in text.split(" "):
-            value, width = word(w)
-            values.append(value)
-            cols.append(at)
-            at += width
+        piles = itemgetter(*words)(_CANONICAL_ENTRIES) if len(words) > 1 else (_CANONICAL_ENTRIES[text],)
     except KeyError:
         return None
-    return tuple(values), tuple(cols)
+    return read_layout(piles, _span(Span, (path, lineno, 1)), "", _shaped_cols(text, 8))
 
 
-_spaced_piece = _spaced_pieces.__getitem__
-_card_word = _CARD_WORDS.__getitem__
-_layout_word = _LAYOUT_WORDS.__getitem__
+def _spaced_hand(line: str, path: str, lineno: int) -> Event | None:
+    """``hand NUMBER dealer NAME``: up to 9 ASCII digits (as the grammar's hand number), a known
+    name; None to decline."""
+    parts = line.split(" ", 3)
+    if len(parts) == 4:
+        _, number, word, dealer = parts
+        if (word == "dealer" and number.isdigit() and number.isascii() and len(number) <= 9
+                and _name_cache.get(dealer) == dealer):
+            return read_hand_start(int(number), dealer, _span(Span, (path, lineno, 1)), "", len(number) + 14)
+    return None
+
+
+_CANONICAL_CARDS = {card.text(): card for card in DECK}
+_CANONICAL_ENTRIES = {f"{pile.value}:{card.text()}": (pile, card) for pile in Pile for card in DECK}
+"""Each card and each layout entry by its canonical spelling (``10H``, ``N:10H``); the words of
+a line are looked up by one ``itemgetter`` call, cheaper than a map."""
+
+
+@functools.lru_cache(maxsize=256)
+def _two_wide(count: int, at: int) -> tuple[int, ...]:
+    """The columns of ``count`` words of two characters one space apart, from column ``at`` on."""
+    return tuple(range(at, at + 3 * count, 3))
+
+
+_new = object.__new__
 
 
 # --- the grammar path ----------------------------------------------------------------------------
@@ -618,6 +652,22 @@ def _parse_shortened(line: str, short: _Short, path: str, lineno: int) -> Event 
 # --- whole logs -----------------------------------------------------------------------------------
 
 
+class Run(NamedTuple):
+    """The events of consecutive lines of a hand's body (deal, layout, turn, reveal, blocked and
+    assertion lines), handed on at once by :func:`read_runs`: a consumer that keeps them all,
+    as the grouping into hands does, takes them without a step per line. A run never holds
+    more than :data:`RUN_LENGTH` events; any other item (a ``hand`` line, a tag, a diagnostic)
+    ends it, so the order of the items is the order of the lines."""
+
+    events: list[Event]
+    actions: int
+    """The actions of the turns among them."""
+
+
+RUN_LENGTH = 512
+_RUN_KINDS = frozenset({Deal, Layout, Turn, Reveal, Blocked, Assertion})
+
+
 def read_lines(lines: Iterable[str], path: str = "<string>", trivia: bool = False,
                keep: SourceLines | None = None) -> Iterator[Item]:
     """Read decoded lines (a line end at the end of each is allowed) into events and syntax
@@ -627,38 +677,86 @@ def read_lines(lines: Iterable[str], path: str = "<string>", trivia: bool = Fals
     ``keep``, the text of each line is handed to it for the caret display of later diagnostics:
     a hand's lines all at once, before its next ``hand`` line or the end of the reading is.
     """
+    unended = (line.rstrip("\r\n") if type(line) is str else line for line in lines)
+    return _reading(unended, path, trivia, keep, False)  # type: ignore[return-value]
+
+
+def _reading(lines: Iterable[str | Diagnostic], path: str, trivia: bool, keep: SourceLines | None,
+             runs: bool) -> Iterator[Item | Run]:
+    """:func:`read_lines` of lines without their line ends; with ``runs``, the events of a
+    hand's body come in :class:`Run` values."""
     lineno = 0
     kept: dict[int, str] = {}
-    for raw in lines:
-        if type(raw) is not str:
-            # A diagnostic from the byte reader: a skipped line (KC005) or the end of the reading.
-            lineno = max(lineno, raw.line)  # type: ignore[attr-defined]
-            yield raw  # type: ignore[misc]
-            continue
-        lineno += 1
-        line = raw.rstrip("\r\n")
-        if lineno == 1 and line.startswith(BOM):
-            line = line[1:]
-        item = read_line(line, path, lineno)
-        if item is None:
-            if not line.strip(" \t\r"):
-                if trivia:
-                    yield Blank(Span(path, lineno, 1))
+    run: list[Event] = []
+    plain = _RUN_KINDS if runs else frozenset()
+    unsaid = frozenset({type(None)} if trivia else {type(None), Comment})
+    names = _name_cache
+    for raw in _without_bom(lines):
+        if type(raw) is str:
+            lineno += 1
+            line = raw
+            # The turn of a known player first, the commonest line (a line without ':' that is
+            # a player's name alone goes to the grammar all the same).
+            head, colon, rest = line.partition(":")
+            player = names.get(head)
+            item = (_spaced_turn(player, len(head), rest, line, path, lineno) if player is not None
+                    else _other_line(line, head, colon, rest, path, lineno, trivia))
+            if item is _BLANK:
                 continue
-            item = parse_line(line, path, lineno)
-        if keep is not None:
-            if type(item) is HandStart:
-                keep.add_lines(kept)
-                kept = {}
-                keep.hand(lineno)
-            kept[lineno] = line
-        if item is None:
-            continue
-        if not trivia and isinstance(item, Comment):
-            continue
-        yield item
+            kind = type(item)
+            if keep is not None and kind is not Blank:
+                if kind is HandStart:
+                    keep.add_lines(kept)
+                    kept = {}
+                    keep.hand(lineno)
+                kept[lineno] = line
+            if kind in plain:
+                run.append(item)  # type: ignore[arg-type]
+                if len(run) >= RUN_LENGTH:
+                    yield _run(run)
+                    run = []
+                continue
+            if kind in unsaid:
+                continue
+        else:
+            # A diagnostic from the byte reader: a skipped line (KC005) or the end of the reading.
+            lineno = max(lineno, raw.line)  # type: ignore[union-attr]
+            item = raw  # type: ignore[assignment]
+        if run:
+            yield _run(run)
+            run = []
+        yield item  # type: ignore[misc]  # not None: see unsaid
+    if run:
+        yield _run(run)
     if keep is not None:
         keep.add_lines(kept)
+
+
+def _run(events: list[Event]) -> Run:
+    """The run of ``events``, its turns' actions counted (one pass, at its end)."""
+    return Run(events, sum([len(e.actions) for e in events if type(e) is Turn]))
+
+
+def _without_bom(lines: Iterable[str | Diagnostic]) -> Iterator[str | Diagnostic]:
+    """``lines``, the first without the byte order mark it may start with."""
+    lines = iter(lines)
+    for first in lines:
+        if type(first) is str and first.startswith(BOM):
+            first = first[1:]
+        return chain((first,), lines)
+    return lines
+
+
+_BLANK = Blank(Span("", 0, 0))
+"""What :func:`_slow_line` says of a blank line outside ``trivia``: it is neither read nor kept."""
+
+
+def _slow_line(line: str, path: str, lineno: int, trivia: bool) -> Item | None:
+    """A line the fast paths declined: a blank one (a Blank event with ``trivia``, else
+    :data:`_BLANK`), or one for the grammar."""
+    if not line.strip(" \t\r"):
+        return Blank(Span(path, lineno, 1)) if trivia else _BLANK
+    return parse_line(line, path, lineno)
 
 
 _LINE_END = re.compile(r"\r\n?|\n")
@@ -675,7 +773,7 @@ def split_lines(text: str) -> list[str]:
 def read_text(text: str, path: str = "<string>", trivia: bool = False,
               keep: SourceLines | None = None) -> Iterator[Item]:
     """Read a whole log held in a string."""
-    return read_lines(split_lines(text), path, trivia, keep)
+    return _reading(split_lines(text), path, trivia, keep, False)  # type: ignore[return-value]
 
 
 def read_stream(stream: BinaryIO, path: str, trivia: bool = False,
@@ -686,18 +784,35 @@ def read_stream(stream: BinaryIO, path: str, trivia: bool = False,
     shrinks while it is read (KC006) ends the reading with a diagnostic: what follows cannot be
     trusted to be a log. A line longer than 64 KiB is skipped with a KC005.
     """
-    return read_lines(text_lines(stream, path), path, trivia, keep)  # type: ignore[arg-type]
+    return _reading(text_lines(stream, path), path, trivia, keep, False)  # type: ignore[return-value]
 
 
 def read_file(path: str, trivia: bool = False, keep: SourceLines | None = None) -> Iterator[Item]:
     """Read the log at ``path`` (``-`` is standard input). Unreadable input becomes a diagnostic."""
+    return _file(path, trivia, keep, False)  # type: ignore[return-value]
+
+
+def read_runs(source: str | BinaryIO, path: str, keep: SourceLines | None = None, *,
+              text: bool = False) -> Iterator[Item | Run]:
+    """Read a log as :func:`read_file` (``source`` a path), :func:`read_stream` (a binary
+    stream) or, with ``text``, :func:`read_text` (``source`` the log itself) would, without
+    trivia, the events of each hand's body in :class:`Run` values."""
+    if text:
+        return _reading(split_lines(source), path, False, keep, True)  # type: ignore[arg-type]
+    if isinstance(source, str):
+        return _file(source, False, keep, True)
+    return _reading(text_lines(source, path), path, False, keep, True)
+
+
+def _file(path: str, trivia: bool, keep: SourceLines | None, runs: bool) -> Iterator[Item | Run]:
     try:
         stream: BinaryIO = sys.stdin.buffer if path == "-" else open(path, "rb")  # noqa: SIM115
     except OSError as exc:
         yield diagnostic(path, 0, 0, "KC001", cannot_read(exc))
         return
     try:
-        yield from read_stream(stream, "<stdin>" if path == "-" else path, trivia, keep)
+        name = "<stdin>" if path == "-" else path
+        yield from _reading(text_lines(stream, name), name, trivia, keep, runs)
     finally:
         if path != "-":
             stream.close()

@@ -77,9 +77,12 @@ class SourceLines:
 
     def get(self, lineno: int) -> str:
         """The text of line ``lineno``, or "" when it is not kept."""
-        for part in reversed(self.parts):
-            if part.start <= lineno:
-                return part.lines.get(lineno, "")
+        # Oldest first: diagnostics are asked for the oldest hand not yet released. A line is
+        # kept in one part at most (lines come in order, each into the newest part).
+        for part in self.parts:
+            text = part.lines.get(lineno)
+            if text is not None:
+                return text
         return ""
 
     def release(self, hand_line: int) -> None:

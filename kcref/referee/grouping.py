@@ -26,7 +26,7 @@ from ..model.options import (
 )
 from ..model.words import did_you_mean, plural
 from ..notation.lexicon import KEYWORDS, NAME_RE
-from ..notation.reader import Item
+from ..notation.reader import Item, Run
 
 NAME = re.compile(NAME_RE)
 _new = object.__new__
@@ -292,20 +292,42 @@ class _Grouping:
             **dict.fromkeys(TRIVIA, self.trivia),
         }
 
-    def run(self, items: Iterable[Item]) -> _Found:
+    def run(self, items: Iterable[Item | Run]) -> _Found:
+        yield from self.take(items)
+        done = self.flush()
+        if done is not None:
+            yield done
+        elif self.index == 0 and not self.unreadable:
+            yield diagnostic(self.path, 1, 1, "KC004", "the file holds no hand (a hand starts with a 'hand' line)")
+
+    def take(self, items: Iterable[Item | Run]) -> _Found:
+        """Take the items in: the lines of the hand under way, a new hand, a tag..."""
         handlers, limit = self.handlers, MAX_HAND_ITEMS
         # The lines of a hand, the bulk of a log, are kept here with the hand's state in locals
         # (no call per line); a handler may change that state, so it is saved and read again.
         events, size, open_hand = self.events, self.size, self.current is not None
         for item in items:
             kind = type(item)
+            if kind is Run:
+                # A run of a hand's lines (see kcref.notation.reader.Run): all kept, in one step,
+                # when no line of it can reach the limit; else line by line, as below.
+                run: list[Event] = item.events  # type: ignore[union-attr]
+                grown = size + len(run) + item.actions  # type: ignore[union-attr,operator]
+                if open_hand and grown < limit:
+                    events += run
+                    size = grown
+                    continue
+                self.size = size
+                yield from self.take(run)
+                events, size, open_hand = self.events, self.size, self.current is not None
+                continue
             handler = handlers.get(kind)
             if handler is not None:
                 self.size = size
                 yield from handler(item)
                 events, size, open_hand = self.events, self.size, self.current is not None
             elif open_hand and size < limit:
-                size += 1 + len(item.actions) if kind is Turn else 1  # type: ignore[union-attr]
+                size += 1 + len(item.actions) if kind is Turn else 1  # type: ignore[union-attr,arg-type]
                 events.append(item)  # type: ignore[arg-type]
                 if size >= limit:
                     self.size = size
@@ -315,11 +337,6 @@ class _Grouping:
                 if found is not None:
                     yield found
         self.size = size
-        done = self.flush()
-        if done is not None:
-            yield done
-        elif self.index == 0 and not self.unreadable:
-            yield diagnostic(self.path, 1, 1, "KC004", "the file holds no hand (a hand starts with a 'hand' line)")
 
     def flush(self) -> HandRecord | None:
         """The record of the hand gathered so far, if any."""

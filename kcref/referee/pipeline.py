@@ -21,7 +21,7 @@ from ..files.inputs import Found, Inputs, Problem, problem_diagnostic
 from ..model.codes import UNREADABLE, Severity
 from ..model.diagnostics import Diagnostic
 from ..model.events import Tag
-from ..notation.reader import read_file, read_stream, read_text
+from ..notation.reader import read_runs
 from ..notation.sourcelines import SourceLines
 from .assertions import check_assertions
 from .grouping import MAX_TAG_NAMES, NO_DEFAULTS, Defaults, HandRecord
@@ -244,7 +244,7 @@ def check_text(text: str, path: str = "<string>", *, keep_hands: bool = True, em
                on_hand: OnHand | None = None, keep: Keep | None = None, config: Config | None = None) -> FileReport:
     """Check a log held in a string."""
     sources = SourceLines()
-    return check_items(read_text(text, path, keep=sources), path, keep_hands=keep_hands, emit=emit,
+    return check_items(read_runs(text, path, sources, text=True), path, keep_hands=keep_hands, emit=emit,
                        sources=sources, on_hand=on_hand, keep=keep, config=config)
 
 
@@ -259,10 +259,10 @@ def check_file(path: str, stdin: BinaryIO | None = None, *, keep_hands: bool = T
     """
     sources = SourceLines()
     if path == "-":
-        return check_items(read_stream(stdin or sys.stdin.buffer, "<stdin>", keep=sources), "<stdin>",
+        return check_items(read_runs(stdin or sys.stdin.buffer, "<stdin>", sources), "<stdin>",
                            keep_hands=keep_hands, emit=emit, sources=sources, on_hand=on_hand, keep=keep,
                            config=config)
-    return check_items(read_file(path, keep=sources), path, keep_hands=keep_hands, emit=emit, sources=sources,
+    return check_items(read_runs(path, path, sources), path, keep_hands=keep_hands, emit=emit, sources=sources,
                        on_hand=on_hand, keep=keep, config=config)
 
 

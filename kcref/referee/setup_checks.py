@@ -77,10 +77,10 @@ def _plain(record: HandRecord) -> bool:
     if not names.issuperset(players):  # so each player has one deal
         return False
     piles = events[n].piles  # type: ignore[union-attr]
-    kinds = {pile for pile, _ in piles}
-    if len(kinds) != len(piles) or not _FOUNDATION_SET.issubset(kinds):
+    layout = dict(piles)  # pile -> card, in C: no comprehension's frame
+    if len(layout) != len(piles) or not layout.keys() >= _FOUNDATION_SET:
         return False
-    cards += [card for _, card in piles]
+    cards += layout.values()
     for event in events[n + 1:]:
         if type(event) is Turn:
             if event.player not in names:
