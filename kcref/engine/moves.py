@@ -13,14 +13,12 @@ from .table import PILES, Table
 
 CORNER_SET: frozenset[Pile] = frozenset(CORNERS)
 KING = Rank.K
-DECK_ORDER: dict[Card, int] = {c: i for i, c in enumerate(DECK)}
-"""Each card's place in DECK: the sort key of :func:`in_order`."""
 
 
 def in_order(cards: set[Card] | frozenset[Card]) -> list[Card]:
-    """``cards`` in deck order (suits S H D C, Ace to King): set order depends on the hash
-    seed, and bots must be reproducible."""
-    return sorted(cards, key=DECK_ORDER.__getitem__)
+    """``cards`` in deck order (suits S H D C, Ace to King), whatever order a set keeps them
+    in: messages and bots must be reproducible."""
+    return sorted(cards)  # a card is its place in DECK
 
 
 def fits(card: Card, top: Card) -> bool:

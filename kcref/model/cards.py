@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import enum
 import functools
-from typing import NamedTuple
+from collections.abc import Callable
 
 
 class Colour(enum.Enum):
@@ -67,11 +67,27 @@ class Rank(enum.IntEnum):
 _RANK_TEXT = {r: (r.name[1:] if r.name.startswith("R") else r.name) for r in Rank}
 
 
-class Card(NamedTuple):
-    """A playing card. ``str(card)`` is the canonical spelling, e.g. ``10H``."""
+class Card(int):
+    """A playing card. ``str(card)`` is the canonical spelling, e.g. ``10H``.
+
+    A card is also its place in :data:`DECK` (0-51: suit by suit, Ace to King), as an int: the
+    engine's sets and tables hash and compare cards as cheaply as small ints. The 52 cards are
+    made once; ``Card(rank, suit)`` gives the deck's own card.
+    """
 
     rank: Rank
     suit: Suit
+
+    def __new__(cls, rank: Rank, suit: Suit) -> Card:
+        try:
+            return _DECK_CARD[rank, suit]
+        except (NameError, KeyError):  # while DECK is being made
+            card = int.__new__(cls, _SUIT_ORDER[suit] * 13 + int(rank) - 1)
+            card.rank, card.suit = rank, suit
+            return card
+
+    def __reduce__(self) -> tuple[Callable[[int], Card], tuple[int]]:
+        return _deck_card, (int(self),)
 
     @property
     def colour(self) -> Colour:
@@ -92,9 +108,15 @@ class Card(NamedTuple):
         return f"Card({self.text()})"
 
 
+_SUIT_ORDER = {s: i for i, s in enumerate(Suit)}
 DECK: tuple[Card, ...] = tuple(Card(r, s) for s in Suit for r in Rank)
 """All 52 cards, suit by suit, Ace to King."""
 _DECK_CARD: dict[tuple[Rank, Suit], Card] = {(c.rank, c.suit): c for c in DECK}
+
+
+def _deck_card(index: int) -> Card:
+    return DECK[index]
+
 
 HAND_SIZE = 7
 """The cards dealt to each player at the start of a hand."""

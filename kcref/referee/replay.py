@@ -15,7 +15,6 @@ from typing import NamedTuple
 
 from ..engine.carry import ChipCarry, carry_in
 from ..engine.faults import IllegalAction
-from ..engine.moves import DECK_ORDER
 from ..engine.table import Table, Unchecked
 from ..engine.turns import (
     declare_blocked,
@@ -356,9 +355,8 @@ def _column(cols: tuple[int, ...], step: int | None, span: Span) -> int:
 
 
 def _cards_left(t: Table) -> tuple[tuple[Card, ...] | int, ...]:
-    key = DECK_ORDER.__getitem__  # in_order's key, inline: four holdings a hand
-    return tuple([(tuple(sorted(h.known, key=key)) if len(h.known) > 1 else tuple(h.known)) if not h.unknown
-                  else len(h) for h in t.holdings])
+    # in_order, inline: four holdings a hand (a card is its place in DECK, so sorted() puts them in order)
+    return tuple([tuple(sorted(h.known)) if not h.unknown else len(h) for h in t.holdings])
 
 
 def _unchecked_message(t: Table) -> str:
