@@ -140,7 +140,7 @@ def test_unreadable_files_and_stdin_are_not_cached(tmp_path: Path, monkeypatch: 
         runner.invoke(main, ["check", "bad.log", "missing.log"])
         runner.invoke(main, ["check", "-"], input="hand 1\n")
     assert not list((tmp_path / ".kcref_cache").glob("*.json"))
-    assert Cache().key("-", "") is None
+    assert Cache.read("-") is None
 
 
 def test_the_configuration_turns_it_off_or_moves_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -167,5 +167,19 @@ def test_the_configuration_turns_it_off_or_moves_it(tmp_path: Path, monkeypatch:
 def test_a_fifo_is_not_read_for_a_key(tmp_path: Path) -> None:
     fifo = tmp_path / "night.log"
     os.mkfifo(fifo)
-    assert Cache(str(tmp_path / "cache")).key(str(fifo), "") is None  # returns at once: not opened
-    assert Cache(str(tmp_path / "cache")).key(str(tmp_path), "") is None
+    assert Cache.read(str(fifo)) is None  # returns at once: not opened
+    assert Cache.read(str(tmp_path)) is None
+
+
+def test_an_entry_is_keyed_by_the_bytes_it_was_checked_from(tmp_path: Path) -> None:
+    from kcref.output.cached_check import fingerprint, fresh_entry, record
+
+    clean = (ROOT / "samples/short-classic.log").read_bytes()
+    night = tmp_path / "night.log"
+    night.write_bytes(clean + b"\nhand 99\n")  # the file as it is by the time of the check: an error more
+    assert record(str(night), None)[0].errors > 0
+    # The bytes read for the key are the bytes checked, whatever the file holds by then.
+    assert record(str(night), None, data=clean)[0].errors == 0
+    key, entry = fresh_entry(str(night), None)
+    assert key == Cache.key(night.read_bytes(), fingerprint(None))
+    assert entry["counts"][0] > 0

@@ -49,14 +49,11 @@ class Cache:
         self.usable: bool | None = None
         """Whether the folder can be written (``None``: not tried yet)."""
 
-    def key(self, path: str, fingerprint: str) -> str | None:
-        """The key of the file at ``path`` checked under ``fingerprint`` (what else changes the
-        result), or ``None`` when it is not to be cached (standard input, not a regular file, too
-        large, unreadable)."""
-        import hashlib
-
-        from ..model.version import VERSION
-
+    @staticmethod
+    def read(path: str) -> bytes | None:
+        """The bytes of the file at ``path`` when it may be cached, else ``None`` (standard input,
+        not a regular file, too large, unreadable). The caller checks these very bytes, keyed by
+        :meth:`key`: a file that changes meanwhile cannot pair its old key with new results."""
         if path == "-":
             return None
         try:
@@ -65,11 +62,19 @@ class Cache:
             if not stat.S_ISREG(found.st_mode) or found.st_size > MAX_BYTES:
                 return None
             with open(path, "rb") as file:
-                data = file.read()
+                data = file.read(MAX_BYTES + 1)
         except OSError:
             return None
-        if len(data) > MAX_BYTES:
-            return None
+        return data if len(data) <= MAX_BYTES else None
+
+    @staticmethod
+    def key(data: bytes, fingerprint: str) -> str:
+        """The key of a file's bytes ``data`` checked under ``fingerprint`` (what else changes the
+        result): with the kcref version and the entry layout."""
+        import hashlib
+
+        from ..model.version import VERSION
+
         digest = hashlib.sha256(data)
         digest.update(f"\0{LAYOUT}\0{VERSION}\0{fingerprint}".encode("utf-8", "surrogateescape"))
         return digest.hexdigest()

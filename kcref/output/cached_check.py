@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
+from ..files.cache import Cache
 from ..model.codes import Severity
 from ..model.diagnostics import Diagnostic
 from ..referee.pipeline import FileReport, Keep, check_file
@@ -53,9 +54,10 @@ class CachedReport(FileReport):
 
 
 def record(path: str, config: Config | None, printer: Printer | None = None,
-           keep: Keep | None = None) -> tuple[FileReport, Entry]:
-    """Check the file at ``path`` and give its report and its cache entry; with ``printer``,
-    print as a streamed check does (only the diagnostics ``keep`` accepts, when given)."""
+           keep: Keep | None = None, data: bytes | None = None) -> tuple[FileReport, Entry]:
+    """Check the file at ``path`` (its bytes ``data``, when read already) and give its report
+    and its cache entry; with ``printer``, print as a streamed check does (only the diagnostics
+    ``keep`` accepts, when given)."""
     diagnostics: list[Diagnostic] = []
     settled: list[list[Any]] = []
     hands = 0
@@ -76,7 +78,7 @@ def record(path: str, config: Config | None, printer: Printer | None = None,
         if tell is not None:
             tell(verdict, line)
 
-    report = check_file(path, keep_hands=False, emit=emit, on_hand=on_hand, config=config)
+    report = check_file(path, keep_hands=False, emit=emit, on_hand=on_hand, config=config, data=data)
     entry = {"diagnostics": [[d.line, d.column, d.severity.value, d.code, d.message, d.source] for d in diagnostics],
              "hand_lines": list(report.hand_lines), "settled": settled,
              "counts": [report.counts[s] for s in SEVERITIES], "penalties": report.penalties,
@@ -84,9 +86,12 @@ def record(path: str, config: Config | None, printer: Printer | None = None,
     return report, entry
 
 
-def fresh_entry(path: str, config: Config | None) -> Entry:
-    """:func:`record` without a printer: the entry alone (what a worker process sends back)."""
-    return record(path, config)[1]
+def fresh_entry(path: str, config: Config | None) -> tuple[str | None, Entry]:
+    """:func:`record` without a printer, what a worker process sends back: the entry, and the key
+    of the bytes it checked (``None``: not to be cached), read once for both."""
+    data = Cache.read(path)
+    key = None if data is None else Cache.key(data, fingerprint(config))
+    return key, record(path, config, data=data)[1]
 
 
 def passes(entry: Entry, strict: bool) -> bool:

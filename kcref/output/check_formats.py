@@ -65,9 +65,13 @@ def unfolded(d: Diagnostic) -> bool:
     return not d.code.startswith("KC4")
 
 
+_ERROR, _WARNING = Severity.ERROR, Severity.WARNING
+
+
 def failing(d: Diagnostic, strict: bool) -> bool:
     """Whether a diagnostic fails the check: an error, or a warning under ``--strict``."""
-    return d.is_error or (strict and d.severity is Severity.WARNING)
+    severity = d.severity  # not d.is_error: a property call, and every diagnostic of a log may come here
+    return severity is _ERROR or (strict and severity is _WARNING)
 
 
 def settled_line(verdict: HandVerdict) -> str | None:

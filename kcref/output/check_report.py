@@ -145,10 +145,10 @@ def _cached_inputs(inputs: Inputs, cache: Cache, jobs: int, configs: Configs | N
     from .cached_check import decoded, fingerprint, fresh_entry
 
     settings = {path: None if configs is None else configs(path) for path in inputs.paths}
-    keys = {path: cache.key(path, fingerprint(settings[path])) for path in inputs.paths}
     hits: dict[str, FileReport] = {}
-    for path, key in keys.items():
-        entry = None if key is None else cache.load(path, key)
+    for path in inputs.paths:
+        data = cache.read(path)
+        entry = None if data is None else cache.load(path, cache.key(data, fingerprint(settings[path])))
         report = None if entry is None else decoded(path, entry)
         if report is not None:
             hits[path] = report
@@ -162,8 +162,7 @@ def _cached_inputs(inputs: Inputs, cache: Cache, jobs: int, configs: Configs | N
         if path in hits:
             yield replace(hits[path])  # a copy: a path given twice prints twice, and a printed report is emptied
             continue
-        entry = next(entries)
-        key = keys[path]
+        key, entry = next(entries)  # keyed by the bytes the worker checked
         if key is not None and not entry["unreadable"]:
             cache.store(path, key, entry)
         fresh = decoded(path, entry)
@@ -179,7 +178,10 @@ def _streamed(inputs: Inputs, printer: Printer, configs: Configs | None = None,
     # Under --quiet most diagnostics (a penalty on many turns) are not shown: the pipeline then
     # only counts them, without fetching their source lines or handing them to the printer.
     # So too the penalties that the text printer sums up per hand (see Printer.wants_hands).
-    keep = printer.shown if (printer.quiet or printer.wants_hands) and type(printer) not in TAKES_ALL else None
+    # (printer.shown, as module-level functions: one Python call a diagnostic, not three)
+    keep: Keep | None = None
+    if type(printer) not in TAKES_ALL:
+        keep = partial(failing, strict=printer.strict) if printer.quiet else unfolded if printer.wants_hands else None
     on_hand = printer.hand if printer.wants_hands else None
     for entry in inputs.entries:
         if isinstance(entry, Found):
@@ -204,17 +206,18 @@ def _cached_file(path: str, config: Config | None, printer: Printer, keep: Keep 
     it goes) and kept there."""
     from .cached_check import decoded, fingerprint, passes, record, replay
 
-    key = cache.key(path, fingerprint(config))
-    if key is None:
+    data = cache.read(path)
+    if data is None:
         return check_file(path, keep_hands=False, emit=printer.diagnostic, keep=keep,
                           on_hand=printer.hand if printer.wants_hands else None, config=config)
+    key = cache.key(data, fingerprint(config))
     entry = cache.load(path, key)
     # --quiet shows only what fails: a file without it needs no more than its counts.
     quiet = printer.quiet and type(printer) not in TAKES_ALL
     cached = None if entry is None else decoded(path, entry, shown=not (quiet and passes(entry, printer.strict)))
     if cached is not None:
         return replay(printer, cached, keep)
-    report, entry = record(path, config, printer, keep)
+    report, entry = record(path, config, printer, keep, data)  # the very bytes of the key: read once
     if not report.unreadable:
         cache.store(path, key, entry)
     return report

@@ -7,6 +7,7 @@ than memory can be checked when the caller neither keeps the verdicts nor the di
 
 from __future__ import annotations
 
+import io
 import sys
 from array import array
 from collections import Counter, deque
@@ -250,14 +251,19 @@ def check_text(text: str, path: str = "<string>", *, keep_hands: bool = True, em
 
 def check_file(path: str, stdin: BinaryIO | None = None, *, keep_hands: bool = True,
                emit: Emit | None = None, on_hand: OnHand | None = None, keep: Keep | None = None,
-               config: Config | None = None) -> FileReport:
+               config: Config | None = None, data: bytes | None = None) -> FileReport:
     """Check the log at ``path`` (``-`` reads ``stdin``, by default the process's standard input).
 
     With ``emit`` and without ``keep_hands`` memory stays flat however large the file: the file
     (or standard input) is read once, as a stream, and never opened twice. With ``keep``, only
-    the diagnostics it accepts are handed on (see :func:`check_items`).
+    the diagnostics it accepts are handed on (see :func:`check_items`). ``data``, when given,
+    is the file's bytes, read already (the verdict cache reads them for its key): those are
+    checked, and the file is not opened again.
     """
     sources = SourceLines()
+    if data is not None:
+        return check_items(read_runs(io.BytesIO(data), path, sources), path, keep_hands=keep_hands, emit=emit,
+                           sources=sources, on_hand=on_hand, keep=keep, config=config)
     if path == "-":
         return check_items(read_runs(stdin or sys.stdin.buffer, "<stdin>", sources), "<stdin>",
                            keep_hands=keep_hands, emit=emit, sources=sources, on_hand=on_hand, keep=keep,
