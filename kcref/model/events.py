@@ -159,8 +159,8 @@ _new = object.__new__
 _E = TypeVar("_E")
 
 
-class TurnDraft:
-    """A :class:`Turn`'s slots, writable (the reader fills one inline on its commonest line)."""
+class _TurnDraft:
+    """A :class:`Turn`'s slots, writable."""
 
     __slots__ = Turn.__slots__
     player: str
@@ -181,7 +181,7 @@ def read_turn(player: str, actions: tuple[Action, ...], span: Span, comment: str
               drawn: tuple[Card, ...]) -> Turn:
     """``Turn(player, actions, span, comment, cols)`` at a fifth of the cost, for the reader's
     hot path: ``drawn`` must be :func:`written_draws` of ``actions``, as a test checks."""
-    turn = _new(TurnDraft)
+    turn = _new(_TurnDraft)
     turn.player = player
     turn.actions = actions
     turn.span = span

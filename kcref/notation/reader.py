@@ -43,7 +43,6 @@ from ..model.events import (
     Span,
     Tag,
     Turn,
-    TurnDraft,
     read_deal,
     read_hand_start,
     read_layout,
@@ -357,16 +356,7 @@ def _spaced_turn(player: str, head: int, rest: str, line: str, path: str, lineno
             at += width
     except KeyError:
         return fast_turn(line, path, lineno) or parse_line(line, path, lineno)  # type: ignore[return-value]
-    # read_turn inline (a call less on the commonest line): see kcref.model.events.
-    turn = _new(TurnDraft)
-    turn.player = player
-    turn.actions = tuple(actions)
-    turn.span = _span(Span, (path, lineno, 1))
-    turn.comment = comment
-    turn.cols = tuple(cols)
-    turn.drawn = drawn
-    turn.__class__ = Turn  # type: ignore[assignment]
-    return turn  # type: ignore[return-value]
+    return read_turn(player, tuple(actions), _span(Span, (path, lineno, 1)), comment, tuple(cols), drawn)
 
 
 def _spaced_deal(head: str, rest: str, path: str, lineno: int) -> Event | None:
@@ -421,9 +411,6 @@ a line are looked up by one ``itemgetter`` call, cheaper than a map."""
 def _two_wide(count: int, at: int) -> tuple[int, ...]:
     """The columns of ``count`` words of two characters one space apart, from column ``at`` on."""
     return tuple(range(at, at + 3 * count, 3))
-
-
-_new = object.__new__
 
 
 # --- the grammar path ----------------------------------------------------------------------------
