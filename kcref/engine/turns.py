@@ -308,16 +308,10 @@ def play_turn(t: Table, seat: int, actions: Sequence[Action]) -> None:  # noqa: 
     if (t.plays and t.drawn and t.winner is None and t.pending_king is None and not t.maybe_king
             and (t.kings_judged[seat] or not t.policy.forced_dealt)):
         # The usual end of a turn, with a play and the draw made and nothing owed: as end_turn
-        # ends it, and the next turn opened as Table.new_turn opens it (nothing is pending).
+        # ends it, without judging what cannot be owed.
         t.idle = 0
         t.turns += 1
-        t.player = (seat + 1) % t.n
-        t.step = t.plays = 0
-        t.drawn = False
-        t.draw_step = -1
-        t.closed = None
-        t.started_empty = t.stock == 0
-        t.guarded = t.policy.draw_first and t.stock > 0
+        t.new_turn((seat + 1) % t.n)
     else:
         end_turn(t)
 
