@@ -15,6 +15,7 @@ from typing import NamedTuple
 
 from ..engine.carry import ChipCarry, carry_in
 from ..engine.faults import IllegalAction
+from ..engine.moves import in_order
 from ..engine.table import Table, Unchecked
 from ..engine.turns import (
     declare_blocked,
@@ -355,8 +356,7 @@ def _column(cols: tuple[int, ...], step: int | None, span: Span) -> int:
 
 
 def _cards_left(t: Table) -> tuple[tuple[Card, ...] | int, ...]:
-    # in_order, inline: four holdings a hand (a card is its place in DECK, so sorted() puts them in order)
-    return tuple([tuple(sorted(h.known)) if not h.unknown else len(h) for h in t.holdings])
+    return tuple([tuple(in_order(h.known)) if not h.unknown else len(h) for h in t.holdings])
 
 
 def _unchecked_message(t: Table) -> str:
