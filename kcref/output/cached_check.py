@@ -86,11 +86,20 @@ def record(path: str, config: Config | None, printer: Printer | None = None,
     return report, entry
 
 
+def keyed_bytes(path: str, config: Config | None) -> tuple[bytes, str] | None:
+    """The bytes of the file at ``path`` and their cache key under ``config``; ``None`` for a
+    file that is not to be cached (see :meth:`Cache.read`)."""
+    data = Cache.read(path)
+    return None if data is None else (data, Cache.key(data, fingerprint(config)))
+
+
 def fresh_entry(path: str, config: Config | None) -> tuple[str | None, Entry]:
     """:func:`record` without a printer, what a worker process sends back: the entry, and the key
     of the bytes it checked (``None``: not to be cached), read once for both."""
-    data = Cache.read(path)
-    key = None if data is None else Cache.key(data, fingerprint(config))
+    keyed = keyed_bytes(path, config)
+    if keyed is None:
+        return None, record(path, config)[1]
+    data, key = keyed
     return key, record(path, config, data=data)[1]
 
 

@@ -142,13 +142,13 @@ def _whole(inputs: Inputs, printer: Printer, jobs: int, count: int, progress: Pr
 def _cached_inputs(inputs: Inputs, cache: Cache, jobs: int, configs: Configs | None) -> Iterator[FileReport]:
     """Every input's report, in order: a cached one where the cache holds it, else checked
     (in ``jobs`` worker processes) and kept in the cache; a path that could not be read, its problem."""
-    from .cached_check import decoded, fingerprint, fresh_entry
+    from .cached_check import decoded, fresh_entry, keyed_bytes
 
     settings = {path: None if configs is None else configs(path) for path in inputs.paths}
     hits: dict[str, FileReport] = {}
     for path in inputs.paths:
-        data = cache.read(path)
-        entry = None if data is None else cache.load(path, cache.key(data, fingerprint(settings[path])))
+        keyed = keyed_bytes(path, settings[path])
+        entry = None if keyed is None else cache.load(path, keyed[1])
         report = None if entry is None else decoded(path, entry)
         if report is not None:
             hits[path] = report
@@ -178,10 +178,7 @@ def _streamed(inputs: Inputs, printer: Printer, configs: Configs | None = None,
     # Under --quiet most diagnostics (a penalty on many turns) are not shown: the pipeline then
     # only counts them, without fetching their source lines or handing them to the printer.
     # So too the penalties that the text printer sums up per hand (see Printer.wants_hands).
-    # (printer.shown, as module-level functions: one Python call a diagnostic, not three)
-    keep: Keep | None = None
-    if type(printer) not in TAKES_ALL:
-        keep = partial(failing, strict=printer.strict) if printer.quiet else unfolded if printer.wants_hands else None
+    keep = printer.shown if (printer.quiet or printer.wants_hands) and type(printer) not in TAKES_ALL else None
     on_hand = printer.hand if printer.wants_hands else None
     for entry in inputs.entries:
         if isinstance(entry, Found):
@@ -204,13 +201,13 @@ def _streamed(inputs: Inputs, printer: Printer, configs: Configs | None = None,
 def _cached_file(path: str, config: Config | None, printer: Printer, keep: Keep | None, cache: Cache) -> FileReport:
     """One file, streamed: printed from the cache when it holds it, else checked (printed as
     it goes) and kept there."""
-    from .cached_check import decoded, fingerprint, passes, record, replay
+    from .cached_check import decoded, keyed_bytes, passes, record, replay
 
-    data = cache.read(path)
-    if data is None:
+    keyed = keyed_bytes(path, config)
+    if keyed is None:
         return check_file(path, keep_hands=False, emit=printer.diagnostic, keep=keep,
                           on_hand=printer.hand if printer.wants_hands else None, config=config)
-    key = cache.key(data, fingerprint(config))
+    data, key = keyed
     entry = cache.load(path, key)
     # --quiet shows only what fails: a file without it needs no more than its counts.
     quiet = printer.quiet and type(printer) not in TAKES_ALL

@@ -261,14 +261,13 @@ def check_file(path: str, stdin: BinaryIO | None = None, *, keep_hands: bool = T
     checked, and the file is not opened again.
     """
     sources = SourceLines()
+    name = path
+    source: str | BinaryIO = path
     if data is not None:
-        return check_items(read_runs(io.BytesIO(data), path, sources), path, keep_hands=keep_hands, emit=emit,
-                           sources=sources, on_hand=on_hand, keep=keep, config=config)
-    if path == "-":
-        return check_items(read_runs(stdin or sys.stdin.buffer, "<stdin>", sources), "<stdin>",
-                           keep_hands=keep_hands, emit=emit, sources=sources, on_hand=on_hand, keep=keep,
-                           config=config)
-    return check_items(read_runs(path, path, sources), path, keep_hands=keep_hands, emit=emit, sources=sources,
+        source = io.BytesIO(data)
+    elif path == "-":
+        name, source = "<stdin>", stdin or sys.stdin.buffer
+    return check_items(read_runs(source, name, sources), name, keep_hands=keep_hands, emit=emit, sources=sources,
                        on_hand=on_hand, keep=keep, config=config)
 
 
