@@ -63,13 +63,32 @@ BOM = "\ufeff"
 
 # --- the fast path for turn lines ------------------------------------------------------------
 
-_NAME = re.compile(lexicon.NAME_RE)
-_ACTION = re.compile(
-    rf"(?:(?P<card>{lexicon.CARD_RE})|(?P<src>{lexicon.PILE_RE}))[ \t]*{lexicon.ARROW_RE}[ \t]*"
-    rf"(?P<dst>{lexicon.PILE_RE})"
-    rf"|(?P<draw>[Dd][Rr][Aa][Ww])(?:[ \t]+(?P<drawn>{lexicon.CARD_RE}))?"
-    rf"|(?P<pass>[Pp][Aa][Ss][Ss])"
-)
+# Each regex is compiled when a line first needs it (compiling all of them would cost more than
+# reading a short log): the spellings most logs use are read without any (see _canonical_action).
+
+
+@functools.cache
+def name_pattern() -> re.Pattern[str]:
+    """The compiled :data:`~kcref.notation.lexicon.NAME_RE` (a player's name)."""
+    return re.compile(lexicon.NAME_RE)
+
+
+def is_name(text: str) -> bool:
+    """``text`` is spelled as a player's name may be (keywords aside): :data:`~kcref.notation.lexicon.NAME_RE`."""
+    # ASCII letters and digits are word characters: most names need no regex.
+    return (text.isascii() and text.isalnum()) or name_pattern().fullmatch(text) is not None
+
+
+@functools.cache
+def _action_re() -> re.Pattern[str]:
+    return re.compile(
+        rf"(?:(?P<card>{lexicon.CARD_RE})|(?P<src>{lexicon.PILE_RE}))[ \t]*{lexicon.ARROW_RE}[ \t]*"
+        rf"(?P<dst>{lexicon.PILE_RE})"
+        rf"|(?P<draw>[Dd][Rr][Aa][Ww])(?:[ \t]+(?P<drawn>{lexicon.CARD_RE}))?"
+        rf"|(?P<pass>[Pp][Aa][Ss][Ss])"
+    )
+
+
 _KEYWORDS = frozenset(lexicon.KEYWORDS)
 _action_cache: dict[str, Action | None] = {}
 _name_cache: dict[str, str | None] = {}
@@ -81,8 +100,8 @@ def _fast_action(text: str) -> Action | None:
         return _action_cache[text]
     except KeyError:
         pass
-    action: Action | None = None
-    m = _ACTION.fullmatch(text)
+    action = _canonical_action(text)
+    m = None if action is not None else _action_re().fullmatch(text)
     if m is not None:
         if m["card"]:
             action = PlayCard(parse_card(m["card"]), parse_pile(m["dst"]))
@@ -97,6 +116,27 @@ def _fast_action(text: str) -> Action | None:
     return action
 
 
+def _canonical_action(text: str) -> Action | None:
+    """The action of ``text`` written in canonical spellings (``KH->NE``, ``S->NW``, ``draw 4C``,
+    ``draw``, ``pass``), as :func:`_action_re` would read it; None for any other text."""
+    src, arrow, dst = text.partition("->")
+    if arrow:
+        pile = _CANONICAL_PILES.get(dst)
+        if pile is None:
+            return None
+        card = _CANONICAL_CARDS.get(src)
+        if card is not None:
+            return PlayCard(card, pile)
+        source = _CANONICAL_PILES.get(src)
+        return None if source is None else MovePile(source, pile)
+    if text.startswith("draw"):
+        if text == "draw":
+            return Draw(None)
+        card = _CANONICAL_CARDS.get(text[5:]) if text[4] == " " else None
+        return None if card is None else Draw(card)
+    return PASS if text == "pass" else None
+
+
 def _fast_name(head: str) -> str | None:
     """The player name of a turn line's head (text before ':'), or None to decline."""
     try:
@@ -104,7 +144,7 @@ def _fast_name(head: str) -> str | None:
     except KeyError:
         pass
     name = head.rstrip(" \t")
-    ok = _NAME.fullmatch(name) is not None and name.split(" ", 1)[0].lower() not in _KEYWORDS
+    ok = is_name(name) and name.split(" ", 1)[0].lower() not in _KEYWORDS
     result = name if ok else None
     if len(_name_cache) < 10_000:
         _name_cache[head] = result
@@ -185,21 +225,49 @@ def _ci(word: str) -> str:
 
 _TAIL = r"[ \t]*(?P<comment>#.*)?"
 _CARDS = rf"(?P<cards>{lexicon.CARD_RE}(?:[ \t]+{lexicon.CARD_RE})*)"
-_FAST_HAND = re.compile(
-    rf"{_ci('hand')}(?:[ \t]+(?P<number>\d{{1,9}}))?(?:[ \t]+{_ci('dealer')}[ \t]+(?P<dealer>{lexicon.NAME_RE}))?"
-    rf"(?![\w'.\-]){_TAIL}"
-)
-_FAST_CARDS_LINE = re.compile(
-    rf"(?P<kw>{_ci('deal')}|{_ci('reveal')})[ \t]+(?P<name>{lexicon.NAME_RE})[ \t]*:[ \t]*{_CARDS}{_TAIL}"
-)
-_ENTRY = re.compile(rf"(?P<pile>{lexicon.PILE_RE})[ \t]*:[ \t]*(?P<card>{lexicon.CARD_RE})")
-_FAST_LAYOUT = re.compile(
-    rf"{_ci('layout')}(?P<entries>(?:[ \t]+{lexicon.PILE_RE}[ \t]*:[ \t]*{lexicon.CARD_RE})+){_TAIL}"
-)
-_FAST_BLOCKED = re.compile(rf"{_ci('blocked')}(?![\w'.\-]){_TAIL}")
-# A tag whose value holds no backslash (an escape is left to the grammar's QuotedString).
-_FAST_TAG = re.compile(rf'\[[ \t]*(?P<name>[A-Za-z][A-Za-z0-9_]*)[ \t]*"(?P<value>[^"\\\r\n]*)"[ \t]*\]{_TAIL}')
-_CARD_TOKEN = re.compile(lexicon.CARD_RE)
+
+
+@functools.cache
+def _hand_re() -> re.Pattern[str]:
+    return re.compile(
+        rf"{_ci('hand')}(?:[ \t]+(?P<number>\d{{1,9}}))?(?:[ \t]+{_ci('dealer')}[ \t]+(?P<dealer>{lexicon.NAME_RE}))?"
+        rf"(?![\w'.\-]){_TAIL}"
+    )
+
+
+@functools.cache
+def _cards_line_re() -> re.Pattern[str]:
+    return re.compile(
+        rf"(?P<kw>{_ci('deal')}|{_ci('reveal')})[ \t]+(?P<name>{lexicon.NAME_RE})[ \t]*:[ \t]*{_CARDS}{_TAIL}"
+    )
+
+
+@functools.cache
+def _entry_re() -> re.Pattern[str]:
+    return re.compile(rf"(?P<pile>{lexicon.PILE_RE})[ \t]*:[ \t]*(?P<card>{lexicon.CARD_RE})")
+
+
+@functools.cache
+def _layout_re() -> re.Pattern[str]:
+    return re.compile(
+        rf"{_ci('layout')}(?P<entries>(?:[ \t]+{lexicon.PILE_RE}[ \t]*:[ \t]*{lexicon.CARD_RE})+){_TAIL}"
+    )
+
+
+@functools.cache
+def _blocked_re() -> re.Pattern[str]:
+    return re.compile(rf"{_ci('blocked')}(?![\w'.\-]){_TAIL}")
+
+
+@functools.cache
+def _tag_re() -> re.Pattern[str]:
+    # A tag whose value holds no backslash (an escape is left to the grammar's QuotedString).
+    return re.compile(rf'\[[ \t]*(?P<name>[A-Za-z][A-Za-z0-9_]*)[ \t]*"(?P<value>[^"\\\r\n]*)"[ \t]*\]{_TAIL}')
+
+
+@functools.cache
+def _card_token_re() -> re.Pattern[str]:
+    return re.compile(lexicon.CARD_RE)
 
 
 def _comment(m: re.Match[str]) -> str:
@@ -207,7 +275,7 @@ def _comment(m: re.Match[str]) -> str:
 
 
 def _fast_hand(line: str, path: str, lineno: int) -> Event | None:
-    m = _FAST_HAND.fullmatch(line)
+    m = _hand_re().fullmatch(line)
     if m is None:
         return None
     number = int(m["number"]) if m["number"] else None
@@ -216,13 +284,13 @@ def _fast_hand(line: str, path: str, lineno: int) -> Event | None:
 
 
 def _fast_cards_line(line: str, path: str, lineno: int) -> Event | None:
-    m = _FAST_CARDS_LINE.fullmatch(line)
+    m = _cards_line_re().fullmatch(line)
     if m is None:
         return None
     text, at = m["cards"], m.start("cards") + 1
     words = text.split(" ")
     if "" in words or "\t" in text:  # not one space between cards: ask the regex where each stands
-        toks = list(_CARD_TOKEN.finditer(text))
+        toks = list(_card_token_re().finditer(text))
         cards, cols = tuple(parse_card(t.group()) for t in toks), tuple(at + t.start() for t in toks)
     else:
         cards, cols = tuple(map(parse_card, words)), _spaced_cols(words, at)
@@ -260,12 +328,12 @@ _span = tuple.__new__
 
 
 def _fast_layout(line: str, path: str, lineno: int) -> Event | None:
-    m = _FAST_LAYOUT.fullmatch(line)
+    m = _layout_re().fullmatch(line)
     if m is None:
         return None
     text, at = m["entries"], m.start("entries") + 1
     if "\t" in text or "  " in text or " :" in text or ": " in text:  # ask the regex where each stands
-        entries = list(_ENTRY.finditer(text))
+        entries = list(_entry_re().finditer(text))
         piles = tuple((parse_pile(e["pile"]), parse_card(e["card"])) for e in entries)
         cols = tuple(at + e.start() for e in entries)
     else:  # " N:QS E:3D S:QD W:JC"
@@ -276,7 +344,9 @@ def _fast_layout(line: str, path: str, lineno: int) -> Event | None:
 
 
 def _fast_blocked(line: str, path: str, lineno: int) -> Event | None:
-    m = _FAST_BLOCKED.fullmatch(line)
+    if line == "blocked":
+        return Blocked(Span(path, lineno, 1), "")
+    m = _blocked_re().fullmatch(line)
     return None if m is None else Blocked(Span(path, lineno, 1), _comment(m))
 
 
@@ -285,7 +355,12 @@ def _fast_comment(line: str, path: str, lineno: int) -> Event | None:
 
 
 def _fast_tag(line: str, path: str, lineno: int) -> Event | None:
-    m = _FAST_TAG.fullmatch(line)
+    if line.endswith('"]'):  # [Name "value"], as most tags are written: no regex
+        name, quote, value = line[1:-2].partition(' "')
+        if (quote and name.isascii() and name[:1].isalpha() and name.replace("_", "a").isalnum()
+                and '"' not in value and "\\" not in value and "\r" not in value and "\n" not in value):
+            return Tag(name, value, Span(path, lineno, 1), "")
+    m = _tag_re().fullmatch(line)
     return None if m is None else Tag(m["name"], m["value"], Span(path, lineno, 1), _comment(m))
 
 
@@ -363,7 +438,7 @@ def _spaced_deal(head: str, rest: str, path: str, lineno: int) -> Event | None:
     """``deal NAME: CARD CARD ...``, the name known, each card in its canonical spelling (``10H``,
     ``QS``); None to decline."""
     name = head[5:]
-    if rest[:1] != " " or _name_cache.get(name) != name or "#" in rest:
+    if rest[:1] != " " or "#" in rest or (_name_cache.get(name) != name and _fast_name(name) != name):
         return None
     text = rest[1:]
     words = text.split(" ")
@@ -393,16 +468,21 @@ def _spaced_hand(line: str, path: str, lineno: int) -> Event | None:
     """``hand NUMBER dealer NAME``: up to 9 ASCII digits (as the grammar's hand number), a known
     name; None to decline."""
     parts = line.split(" ", 3)
+    number = parts[1]
+    if not (number.isdigit() and number.isascii() and len(number) <= 9):
+        return None
     if len(parts) == 4:
-        _, number, word, dealer = parts
-        if (word == "dealer" and number.isdigit() and number.isascii() and len(number) <= 9
-                and _name_cache.get(dealer) == dealer):
+        _, _, word, dealer = parts
+        if word == "dealer" and (_name_cache.get(dealer) == dealer or _fast_name(dealer) == dealer):
             return read_hand_start(int(number), dealer, _span(Span, (path, lineno, 1)), "", len(number) + 14)
+    elif len(parts) == 2:  # hand NUMBER
+        return read_hand_start(int(number), None, _span(Span, (path, lineno, 1)), "", 0)
     return None
 
 
 _CANONICAL_CARDS = {card.text(): card for card in DECK}
 _CANONICAL_ENTRIES = {f"{pile.value}:{card.text()}": (pile, card) for pile in Pile for card in DECK}
+_CANONICAL_PILES = {pile.value: pile for pile in Pile}
 """Each card and each layout entry by its canonical spelling (``10H``, ``N:10H``); the words of
 a line are looked up by one ``itemgetter`` call, cheaper than a map."""
 
@@ -746,12 +826,14 @@ def _slow_line(line: str, path: str, lineno: int, trivia: bool) -> Item | None:
     return parse_line(line, path, lineno)
 
 
-_LINE_END = re.compile(r"\r\n?|\n")
+@functools.cache
+def _line_end_re() -> re.Pattern[str]:
+    return re.compile(r"\r\n?|\n")
 
 
 def split_lines(text: str) -> list[str]:
     """The lines of ``text``: a line ends at LF, CRLF or a CR alone; a last line end starts no line."""
-    lines = _LINE_END.split(text)
+    lines = _line_end_re().split(text)
     if lines[-1] == "":
         lines.pop()
     return lines

@@ -7,6 +7,7 @@ option tags) and reports the problems that need only the tags: KC201-KC207.
 from __future__ import annotations
 
 import datetime
+import functools
 import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, replace
@@ -25,10 +26,9 @@ from ..model.options import (
     resolve,
 )
 from ..model.words import did_you_mean, plural
-from ..notation.lexicon import KEYWORDS, NAME_RE
-from ..notation.reader import Item, Run
+from ..notation.lexicon import KEYWORDS
+from ..notation.reader import Item, Run, is_name
 
-NAME = re.compile(NAME_RE)
 _new = object.__new__
 _set = object.__setattr__
 MAX_HAND_ITEMS = 20_000
@@ -113,8 +113,16 @@ def resolve_player(ref: str, players: tuple[str, ...]) -> int | None:
 
 # --- tags ---------------------------------------------------------------------------------------
 
-SEAT_TAG = re.compile(r"[Pp][1-6]")
-DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
+def is_seat_tag(text: str) -> bool:
+    """``text`` is a seat tag, ``P1`` to ``P6`` (any case)."""
+    return len(text) == 2 and text[0] in "Pp" and text[1] in "123456"
+
+
+@functools.cache
+def _date_re() -> re.Pattern[str]:
+    return re.compile(r"\d{4}-\d{2}-\d{2}")
+
+
 RESERVED_NAMES = frozenset(KEYWORDS)
 
 
@@ -156,7 +164,7 @@ class _Context:
 
 def _is_date(text: str) -> bool:
     """A real calendar date written YYYY-MM-DD (``2026-02-30`` is not one)."""
-    if not DATE.fullmatch(text):
+    if not _date_re().fullmatch(text):
         return False
     try:
         datetime.date.fromisoformat(text)
@@ -179,10 +187,10 @@ def _check_players(tag: Tag) -> list[Diagnostic]:
                                                " Kings in the Corner takes 2 to 6"))
     seen: set[str] = set()
     for name in names:
-        if not name or not NAME.fullmatch(name):
+        if not name or not is_name(name):
             out.append(diagnostic(*where, "KC204", f"'{clip(name)}' is not a usable player name: a name is letters, "
                                                    "digits, _ ' . - and single spaces"))
-        elif SEAT_TAG.fullmatch(name) or name.split(" ", 1)[0].lower() in RESERVED_NAMES:
+        elif is_seat_tag(name) or name.split(" ", 1)[0].lower() in RESERVED_NAMES:
             out.append(diagnostic(*where, "KC204", f"'{clip(name)}' cannot be a player name: it reads as a seat tag "
                                                    "or a keyword"))
         elif name in seen:
@@ -446,7 +454,7 @@ def unknown_player(ref: str, players: tuple[str, ...], span: Span) -> Diagnostic
     hint = ""
     if ref.lower() in folded:
         hint = f"; names are case-sensitive: did you mean '{folded[ref.lower()]}'?"
-    elif SEAT_TAG.fullmatch(ref):
+    elif is_seat_tag(ref):
         hint = f"; there are only {len(players)} seats (P1..P{len(players)})"
     else:
         hint = did_you_mean(ref, players)
