@@ -407,33 +407,6 @@ def _other_line(line: str, head: str, colon: str, rest: str, path: str, lineno: 
     return event or fast_line(line, path, lineno) or _slow_line(line, path, lineno, trivia)
 
 
-def _spaced_turn(player: str, head: int, rest: str, line: str, path: str, lineno: int) -> Item:
-    """A turn line whose pieces are all in :data:`_spaced_pieces` (its player's name is known),
-    else what the other paths read."""
-    hash_at = rest.find("#")
-    if hash_at >= 0:
-        comment = rest[hash_at:].rstrip()
-        rest = rest[:hash_at]
-    else:
-        comment = ""
-    actions: list[Action] = []
-    cols: list[int] = []
-    drawn: tuple[Card, ...] = ()
-    at = head + 3  # the column of the first action, after ': '
-    known = _spaced_pieces
-    try:
-        for piece in rest.split(";"):
-            action, width, card = known[piece]
-            if card is not None:
-                drawn += (card,)
-            actions.append(action)
-            cols.append(at)
-            at += width
-    except KeyError:
-        return fast_turn(line, path, lineno) or parse_line(line, path, lineno)  # type: ignore[return-value]
-    return read_turn(player, tuple(actions), _span(Span, (path, lineno, 1)), comment, tuple(cols), drawn)
-
-
 def _spaced_deal(head: str, rest: str, path: str, lineno: int) -> Event | None:
     """``deal NAME: CARD CARD ...``, the name known, each card in its canonical spelling (``10H``,
     ``QS``); None to decline."""
@@ -748,8 +721,9 @@ def read_lines(lines: Iterable[str], path: str = "<string>", trivia: bool = Fals
     return _reading(unended, path, trivia, keep, False)  # type: ignore[return-value]
 
 
-def _reading(lines: Iterable[str | Diagnostic], path: str, trivia: bool, keep: SourceLines | None,
-             runs: bool) -> Iterator[Item | Run]:
+def _reading(  # noqa: C901  # the hot loop, kept in one frame: a known player's turn line costs no call
+        lines: Iterable[str | Diagnostic], path: str, trivia: bool, keep: SourceLines | None,
+        runs: bool) -> Iterator[Item | Run]:
     """:func:`read_lines` of lines without their line ends; with ``runs``, the events of a
     hand's body come in :class:`Run` values."""
     lineno = 0
@@ -757,17 +731,55 @@ def _reading(lines: Iterable[str | Diagnostic], path: str, trivia: bool, keep: S
     run: list[Event] = []
     plain = _RUN_KINDS if runs else frozenset()
     unsaid = frozenset({type(None)} if trivia else {type(None), Comment})
-    names = _name_cache
+    names, known = _name_cache, _spaced_pieces
     for raw in _without_bom(lines):
         if type(raw) is str:
             lineno += 1
             line = raw
             # The turn of a known player first, the commonest line (a line without ':' that is
-            # a player's name alone goes to the grammar all the same).
+            # a player's name alone goes to the grammar all the same), read here when its pieces
+            # are all in _spaced_pieces; else by fast_turn or the grammar.
             head, colon, rest = line.partition(":")
             player = names.get(head)
-            item = (_spaced_turn(player, len(head), rest, line, path, lineno) if player is not None
-                    else _other_line(line, head, colon, rest, path, lineno, trivia))
+            if player is not None:
+                hash_at = rest.find("#")
+                if hash_at >= 0:
+                    comment = rest[hash_at:].rstrip()
+                    rest = rest[:hash_at]
+                else:
+                    comment = ""
+                actions: list[Action] = []
+                cols: list[int] = []
+                drawn: tuple[Card, ...] = ()
+                at = len(head) + 3  # the column of the first action, after ': '
+                try:
+                    for piece in rest.split(";"):
+                        action, width, card = known[piece]
+                        if card is not None:
+                            drawn += (card,)
+                        actions.append(action)
+                        cols.append(at)
+                        at += width
+                except KeyError:
+                    item = fast_turn(line, path, lineno) or parse_line(line, path, lineno)
+                else:
+                    item = read_turn(player, tuple(actions), _span(Span, (path, lineno, 1)), comment, tuple(cols),
+                                     drawn)
+                    if keep is not None:
+                        kept[lineno] = line
+                    if runs:
+                        run.append(item)
+                        if len(run) >= RUN_LENGTH:
+                            yield _run(run)
+                            run = []
+                        continue
+                    if run:
+                        yield _run(run)
+                        run = []
+                    yield item
+                    continue
+            else:
+                item = _other_line(line, head, colon, rest, path, lineno, trivia)
             if item is _BLANK:
                 continue
             kind = type(item)
