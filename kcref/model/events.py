@@ -214,7 +214,8 @@ def read_deal(player: str, cards: tuple[Card, ...], span: Span, comment: str, co
     deal.comment = comment
     deal.cols = cols
     deal.player_col = player_col
-    return _made(deal, Deal)
+    deal.__class__ = Deal  # type: ignore[assignment]  # _made, inline: once a deal line
+    return deal  # type: ignore[return-value]
 
 
 class _LayoutDraft:

@@ -404,7 +404,12 @@ def _other_line(line: str, head: str, colon: str, rest: str, path: str, lineno: 
         event = _spaced_layout(line, path, lineno)
     elif line.startswith("hand "):
         event = _spaced_hand(line, path, lineno)
-    return event or fast_line(line, path, lineno) or _slow_line(line, path, lineno, trivia)
+    return event or _declined(line, path, lineno, trivia)
+
+
+def _declined(line: str, path: str, lineno: int, trivia: bool) -> Item | None:
+    """A line the quickest paths declined, read by :func:`fast_line` or else as :func:`_slow_line`."""
+    return fast_line(line, path, lineno) or _slow_line(line, path, lineno, trivia)
 
 
 def _spaced_deal(head: str, rest: str, path: str, lineno: int) -> Event | None:
@@ -778,6 +783,10 @@ def _reading(  # noqa: C901  # the hot loop, kept in one frame: a known player's
                         run = []
                     yield item
                     continue
+            elif colon and head.startswith("deal "):  # the next commonest line
+                item = _spaced_deal(head, rest, path, lineno) or _declined(line, path, lineno, trivia)
+            elif not line and not trivia:  # a blank line is neither read nor kept
+                continue
             else:
                 item = _other_line(line, head, colon, rest, path, lineno, trivia)
             if item is _BLANK:
