@@ -356,7 +356,8 @@ def _column(cols: tuple[int, ...], step: int | None, span: Span) -> int:
 
 
 def _cards_left(t: Table) -> tuple[tuple[Card, ...] | int, ...]:
-    return tuple([tuple(in_order(h.known)) if not h.unknown else len(h) for h in t.holdings])
+    # The winner's empty hand (one a hand) needs no sorting.
+    return tuple([(tuple(in_order(h.known)) if h.known else ()) if not h.unknown else len(h) for h in t.holdings])
 
 
 def _unchecked_message(t: Table) -> str:
