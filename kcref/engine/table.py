@@ -87,6 +87,7 @@ class Table:
 
     Piles are lists with the bottom card first. ``deck`` is the stock's order (top card last)
     when it is known, as in self-play; a refereed log leaves it ``None`` and only counts.
+    ``stock`` is how many cards the stock holds when play starts: the first turn opens with it.
     """
 
     __slots__ = (
@@ -126,7 +127,7 @@ class Table:
         "winner",
     )
 
-    def __init__(self, options: Options, names: Sequence[str], dealer: int) -> None:
+    def __init__(self, options: Options, names: Sequence[str], dealer: int, stock: int = 0) -> None:
         self.options = options
         self.policy: Policy = policy_for(options)
         self.names: tuple[str, ...] = tuple(names)
@@ -134,8 +135,13 @@ class Table:
         self.dealer = dealer
         # A dict display, not a comprehension over PILES: one per hand, and it costs a quarter as much.
         self.piles: dict[Pile, list[Card]] = {_N: [], _E: [], _S: [], _W: [], _NE: [], _NW: [], _SE: [], _SW: []}
-        self.holdings: list[Holding] = [Holding() for _ in range(self.n)]
-        self.stock = 0
+        self.holdings: list[Holding] = []
+        new = Holding.__new__
+        for _ in range(self.n):  # Holding() for each seat, without its __init__ (a Python call each)
+            hand = new(Holding)
+            hand.known, hand.unknown = set(), 0
+            self.holdings.append(hand)
+        self.stock = stock
         self.deck: list[Card] | None = None
         self.seen: set[Card] = set()
         self.removed: list[tuple[Card, ...]] = []

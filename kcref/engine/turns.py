@@ -87,17 +87,15 @@ def start_hand(options: Options, names: Sequence[str], dealer: int,
     the stock's order, top card first, when it is known (self-play). Raises
     :class:`IllegalAction` for a layout the rules forbid, with ``step`` the entry's index.
     """
-    t = Table(options, names, dealer)
+    t = Table(options, names, dealer, stock=len(DECK) - HAND_SIZE * len(names) - len(layout))
     _deal(t, deals)
     _lay_out(t, layout)
-    t.stock = len(DECK) - HAND_SIZE * t.n - len(layout)
     if deck is not None:
         if len(deck) != t.stock:
             raise ValueError(f"the stock should hold {t.stock} cards, not {len(deck)}")
         t.deck = list(reversed(deck))
     if options.scoring.chips is not None:
         _ante(t, stacks, pot)
-    t.new_turn(t.player)  # open the first turn again, now that the stock is known
     return t
 
 
@@ -151,6 +149,10 @@ def _ante(t: Table, stacks: Sequence[int] | None, pot: int) -> None:
     t.stacks = own = list(stacks) if stacks is not None else chips.start(options, t.n, t.dealer)
     t.ante = ante = options.ante
     n, first = t.n, t.dealer + 1
+    if own and min(own) >= ante:  # nobody goes into debt (nearly every hand): no note, whatever the order
+        own[:] = [s - ante for s in own]
+        t.pot = pot + ante * n
+        return
     for k in range(n):
         seat = (first + k) % n
         if own[seat] >= ante:  # the ante is no penalty: a note only for a stack it puts in debt
@@ -254,9 +256,12 @@ def play_turn(t: Table, seat: int, actions: Sequence[Action]) -> None:  # noqa: 
     # pending, nothing closed) exactly as their judges would: a held card played where it fits,
     # a known card that is no King drawn from a stock of unknown order, a foundation moved onto
     # a pile it fits. Anything else, or any doubt, goes to the full judge (_HANDLERS).
+    # What the loop changes most (the step, the plays, whether the phase must judge) it keeps in
+    # locals, written back to the table before anything else reads them: a judge, the end of the turn.
+    step, plays, guarded = t.step, t.plays, t.guarded
     for action in actions:
         kind = type(action)
-        if not t.guarded:
+        if not guarded:
             if kind is PlayCard:  # as _play_card
                 card, pile = action  # type: ignore[misc]  # (kind is the narrowing mypy does not see)
                 dest = piles[pile]
@@ -267,10 +272,12 @@ def play_turn(t: Table, seat: int, actions: Sequence[Action]) -> None:  # noqa: 
                         pass  # not known to be held: _play_card judges it
                     else:
                         dest.append(card)
-                        t.plays += 1
+                        plays += 1
                         if len(dest) == 13 or not known:
+                            t.step = step
                             _after_play(t, hand, pile)
-                        t.step += 1
+                            guarded = t.guarded
+                        step += 1
                         continue
             elif kind is Draw:  # as _draw
                 card = action[0]  # type: ignore[misc]
@@ -278,15 +285,17 @@ def play_turn(t: Table, seat: int, actions: Sequence[Action]) -> None:  # noqa: 
                     pol = t.policy
                     if not pol.draw_when_stuck:
                         if pol.draw_ends_turn and pol.forced_dealt and not t.kings_judged[seat]:
-                            _judge_dealt_kings(t, t.step)  # "before the draw when drawing at the end"
+                            t.step, t.plays = step, plays
+                            _judge_dealt_kings(t, step)  # "before the draw when drawing at the end"
                         t.stock -= 1
                         known.add(card)
                         t.seen.add(card)
                         t.drawn = True
-                        t.draw_step = t.step
+                        t.draw_step = step
                         if pol.draw_ends_turn:
-                            t.closed, t.guarded = _DRAWN, True
-                        t.step += 1
+                            t.closed = _DRAWN
+                            t.guarded = guarded = True
+                        step += 1
                         continue
             elif kind is MovePile:  # as _move_pile
                 source, target = action  # type: ignore[misc]
@@ -295,17 +304,19 @@ def play_turn(t: Table, seat: int, actions: Sequence[Action]) -> None:  # noqa: 
                         and src[0] in FITS_ON[dst[-1]]):
                     dst.extend(src)
                     src.clear()
-                    t.plays += 1
+                    plays += 1
                     if len(dst) == 13 and t.policy.remove_completed:
                         _clear(t, target)
-                    t.step += 1
+                    step += 1
                     continue
         handler = _HANDLERS.get(kind)
         if handler is None:
             handler = _handler(action)
+        t.step, t.plays = step, plays
         handler(t, action)
-        t.step += 1
-    if (t.plays and t.drawn and t.winner is None and t.pending_king is None and not t.maybe_king
+        step, plays, guarded = t.step + 1, t.plays, t.guarded
+    t.step, t.plays = step, plays
+    if (plays and t.drawn and t.winner is None and t.pending_king is None and not t.maybe_king
             and (t.kings_judged[seat] or not t.policy.forced_dealt)):
         # The usual end of a turn, with a play and the draw made and nothing owed: as end_turn
         # ends it, without judging what cannot be owed.
@@ -776,7 +787,7 @@ def settle(t: Table) -> int:
         unknown = hand.unknown
         if not known and not unknown:
             continue
-        kings = len(KINGS.intersection(known))
+        kings = 0 if KINGS.isdisjoint(known) else len(KINGS.intersection(known))
         if unknown:
             value = chip_value(options)
             chips = hand_value(t, seat, value)

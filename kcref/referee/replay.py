@@ -52,6 +52,8 @@ QUIET_CUTS = frozenset({"KC201", "KC202", "KC203", "KC204", "KC505"})
 SEVERITIES: Mapping[str, Severity] = {code: info.severity for code, info in BY_CODE.items()}
 PENALTY_CODES = frozenset(code for code in BY_CODE if code.startswith("KC4"))
 """The notes that are penalties: chips paid into the pot (the debt note KC503 is not one)."""
+NOTE_KINDS: Mapping[str, tuple[Severity, bool]] = {code: (SEVERITIES[code], code in PENALTY_CODES) for code in BY_CODE}
+"""The severity of each code, and whether it is a penalty: one look-up per note."""
 LINE_AND_COLUMN = itemgetter(1, 2)
 """The sort key of diagnostics: (line, column)."""
 
@@ -106,8 +108,9 @@ class _Replay:
                 col, at = cols[step], None
             if not path:
                 path, at = own_path, None
-            add(new(Diagnostic, (path, line, col, SEVERITIES[code], code, message, "")))
-            if code in PENALTY_CODES:
+            severity, penalty = NOTE_KINDS[code]
+            add(new(Diagnostic, (path, line, col, severity, code, message, "")))
+            if penalty:
                 fine(new(Penalty, (seat, chips, code, at or new(Span, (path, line, col)))))
         self.noted = len(notes)
 
@@ -207,6 +210,7 @@ class _Replay:
         events = self._play_lines(until)
         ended_by = self.ended_by
         actions = self.actions
+        noted = self.noted
         for ev in events:
             kind = type(ev)
             if kind is Turn:
@@ -226,14 +230,15 @@ class _Replay:
                 actions += len(turn)
                 if t.winner is not None and self.out_at is None:
                     self._went_out(ev, t.out_step)  # type: ignore[arg-type]
-                if len(notes) != self.noted:
+                if len(notes) != noted:
                     self._drain_notes(ev.span, ev.cols, ev.span)  # type: ignore[union-attr]
+                    noted = self.noted
                 continue
             judge = judges.get(kind)
             if judge is None:
                 continue
             judge(ev)  # type: ignore[operator]
-            ended_by = self.ended_by
+            ended_by, noted = self.ended_by, self.noted
             if self.stopped:
                 break
         self.actions = actions
@@ -356,7 +361,8 @@ def _column(cols: tuple[int, ...], step: int | None, span: Span) -> int:
 
 
 def _cards_left(t: Table) -> tuple[tuple[Card, ...] | int, ...]:
-    return tuple([tuple(in_order(h.known)) if not h.unknown else len(h) for h in t.holdings])
+    # The winner's empty hand (one a hand) needs no sorting.
+    return tuple([(tuple(in_order(h.known)) if h.known else ()) if not h.unknown else len(h) for h in t.holdings])
 
 
 def _unchecked_message(t: Table) -> str:

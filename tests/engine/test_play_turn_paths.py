@@ -58,3 +58,26 @@ def test_play_turn_matches_apply_and_end_turn(rules: str, seed: int) -> None:
         assert settle(fast) == settle(full)
         assert _state(fast) == _state(full)
     assert turns > 30
+
+
+@pytest.mark.parametrize("rules", ["classic", "commercial", "family"])
+def test_first_turn_opens_with_the_stock_and_ante_paid_in_order(rules: str) -> None:
+    """start_hand opens the first turn once, with the stock already counted: as new_turn opens
+    it; the ante's quick path (no debt) leaves the stacks and pot the seat-by-seat payment does."""
+    options = resolve(rules, {})
+    deck = shuffled_deck(random.Random(3))
+    dealt = deal_from_deck(options, NAMES, 1, deck)
+    for stacks in (None, [5, 0, 3, 1], [9, 9, 9, 9]):
+        t = start_hand(options, NAMES, 1, dict(enumerate(dealt.deals)), dealt.layout, stacks=stacks, pot=2)
+        assert t.stock == 52 - 7 * 4 - len(dealt.layout)
+        reopened = t.copy()
+        reopened.new_turn(t.player)
+        assert _state(t) == _state(reopened)
+        if t.stacks is None:
+            continue
+        ante = options.ante
+        given = stacks if stacks is not None else options.scoring.chips.start(options, 4, 1)  # type: ignore[union-attr]
+        assert t.stacks == [s - ante for s in given]
+        assert t.pot == 2 + 4 * ante
+        debts = [n for n in t.notes if n.code == "KC503"]
+        assert [n.seat for n in debts] == [s for s in (2, 3, 0, 1) if given[s] < ante]
