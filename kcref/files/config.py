@@ -17,7 +17,6 @@ import os
 import re
 import sys
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, fields, replace
 from typing import Any, NamedTuple
 
 from ..model.codes import CODES, UNREADABLE
@@ -40,8 +39,7 @@ class ConfigError(ValueError):
     """A configuration file cannot be used; the message names the file and the key (printable)."""
 
 
-@dataclass(frozen=True)
-class Config:
+class Config(NamedTuple):
     """What a configuration file (and the command line over it) sets; ``None`` or empty: not set."""
 
     path: str | None = None
@@ -79,10 +77,10 @@ class Config:
     def over(self, base: Config) -> Config:
         """This configuration (the command line's) over ``base`` (a file's): each field set here
         wins, except ``extend_ignore``, which adds to ``base``'s."""
-        changes: dict[str, Any] = {f.name: getattr(self, f.name) for f in fields(self)
-                                   if f.name != "path" and getattr(self, f.name) not in (None, ())}
+        changes: dict[str, Any] = {name: value for name, value in zip(self._fields, self)
+                                   if name != "path" and value not in (None, ())}
         changes["extend_ignore"] = base.extend_ignore + self.extend_ignore
-        return replace(base, **changes)
+        return base._replace(**changes)
 
 
 # --- reading values ---------------------------------------------------------------------------
