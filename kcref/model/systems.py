@@ -12,7 +12,6 @@ satisfies, so that this layer never imports the referee.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import TYPE_CHECKING, NamedTuple, Protocol
 
@@ -204,8 +203,7 @@ def _the_stack(options: Options) -> int:
 # --- the record -------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, eq=False)
-class ScoringSystem:
+class ScoringSystem(NamedTuple):
     """Everything about one scoring system.
 
     A system is registered once and compared by identity (it is also hashed so, cheaply, for the
@@ -225,7 +223,7 @@ class ScoringSystem:
     """How chips are played; ``None`` where they are not (faults are then rule errors)."""
     default_target: int | None = None
     """``Target`` when a log picks the system without one."""
-    implies: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))
+    implies: Mapping[str, int] = MappingProxyType({})
     """Other options the system sets when it is picked (``king_chips``: 10)."""
     games: GameEnds = _NO_SPECIAL_ENDS
     opening: Callable[[Options], int] = _nothing
@@ -240,6 +238,16 @@ class ScoringSystem:
     def keeps_stacks(self) -> bool:
         """Stacks carry from hand to hand."""
         return self.chips is not None and self.chips.kept
+
+    # By identity, as a registered record is one of a kind (not field by field, as a tuple).
+    def __eq__(self, other: object) -> bool:
+        return self is other
+
+    def __ne__(self, other: object) -> bool:
+        return self is not other
+
+    def __hash__(self) -> int:
+        return object.__hash__(self)
 
     def __str__(self) -> str:
         return self.name
