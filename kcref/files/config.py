@@ -11,8 +11,6 @@ what it takes. An unknown key, or a value of the wrong type, is a :class:`Config
 names the key and the file.
 """
 
-from __future__ import annotations
-
 import os
 import re
 import sys
@@ -74,7 +72,7 @@ class Config(NamedTuple):
         dropped.update(c for c in codes if c.startswith(self.ignore + self.extend_ignore))
         return frozenset(dropped - UNREADABLE)
 
-    def over(self, base: Config) -> Config:
+    def over(self, base: "Config") -> "Config":
         """This configuration (the command line's) over ``base`` (a file's): each field set here
         wins, except ``extend_ignore``, which adds to ``base``'s."""
         changes: dict[str, Any] = {name: value for name, value in zip(self._fields, self)

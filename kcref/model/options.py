@@ -5,8 +5,6 @@ A log picks a preset with ``[Rules "NAME"]`` and overrides single options with o
 the engine; nothing compares preset names.
 """
 
-from __future__ import annotations
-
 import enum
 from collections.abc import Callable, Mapping
 from typing import Any, NamedTuple
