@@ -5,8 +5,6 @@ The engine never looks at a preset's name, nor at an option value directly in it
 :class:`Policy` of booleans and faults once per hand.
 """
 
-from __future__ import annotations
-
 import enum
 from collections.abc import Callable, Mapping
 from typing import NamedTuple, NoReturn

@@ -3,8 +3,6 @@
 How a diagnostic is printed (a text line, a GitHub workflow command) is the output layer's:
 :mod:`kcref.output.diagnostic_lines`."""
 
-from __future__ import annotations
-
 import functools
 import re
 from typing import NamedTuple

@@ -7,8 +7,6 @@ for a line that could not be read as an event, with the line's text kept for the
 A file without the word ``kcref:`` in a comment costs one substring test per line read.
 """
 
-from __future__ import annotations
-
 import functools
 import re
 from collections.abc import Iterable
