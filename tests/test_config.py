@@ -159,7 +159,7 @@ def test_completion_of_codes() -> None:
 
 
 def test_keys_table_matches_the_dataclass() -> None:
-    fields = {f for f in Config.__dataclass_fields__ if f != "path"}
+    fields = {f for f in Config._fields if f != "path"}
     assert {k.field for k in KEYS.values()} == fields
 
 

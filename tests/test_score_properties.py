@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-from dataclasses import replace
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -30,7 +29,7 @@ def scoring_options(draw: st.DrawFn, systems: list[ScoringSystem] = SPANNING) ->
     base = with_scoring(preset(draw(st.sampled_from(["classic", "commercial", "family"]))), scoring)
     target = draw(st.sampled_from([None, base.target, 2, 20, 40]))
     hands = draw(st.sampled_from([None, None, 2, 3]))
-    return replace(base, target=target, hands=hands)
+    return base._replace(target=target, hands=hands)
 
 
 def split(text: str, cuts: set[int]) -> list[str]:

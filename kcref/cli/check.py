@@ -8,12 +8,13 @@ from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING, TextIO
 
 import click
-from click.shell_completion import CompletionItem
 
 from .common import Failed, resolve_inputs
 from .registry import Described, RegistryChoice, RegistryOption
 
 if TYPE_CHECKING:
+    from click.shell_completion import CompletionItem
+
     from ..files.config import Config
     from ..referee.pipeline import FileReport
 
@@ -37,6 +38,8 @@ def progress_bar(reports: Iterable[FileReport], count: int) -> AbstractContextMa
 
 def complete_codes(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[CompletionItem]:
     """The codes that start with the last of the comma-separated prefixes typed, each with its summary."""
+    from click.shell_completion import CompletionItem
+
     from ..model.codes import CODES
 
     done, _, typed = incomplete.rpartition(",")

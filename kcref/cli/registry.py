@@ -9,10 +9,12 @@ is read anew each time, so an entry registered at run time is a choice at once.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any, NamedTuple, Protocol
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 import click
-from click.shell_completion import CompletionItem
+
+if TYPE_CHECKING:
+    from click.shell_completion import CompletionItem
 
 
 class Described(Protocol):
@@ -71,6 +73,8 @@ class RegistryChoice(click.Choice[str]):
         raise AttributeError("the choices are the registry's names")
 
     def shell_complete(self, ctx: click.Context, param: click.Parameter, incomplete: str) -> list[CompletionItem]:
+        from click.shell_completion import CompletionItem  # only when completing: click.shell_completion is dear
+
         return [CompletionItem(entry.name, help=entry.help) for entry in self.load()
                 if entry.name.startswith(incomplete)]
 
@@ -105,6 +109,8 @@ class TagValue(click.ParamType[tuple[str, str]]):
         return tag.strip(), text.strip()
 
     def shell_complete(self, ctx: click.Context, param: click.Parameter, incomplete: str) -> list[CompletionItem]:
+        from click.shell_completion import CompletionItem
+
         from ..model.options import OPTION_TAGS, OPTION_TAGS_BY_NAME
 
         tag, sep, text = incomplete.partition("=")
@@ -128,6 +134,8 @@ class PresetName(click.ParamType[str]):
         return str(value)
 
     def shell_complete(self, ctx: click.Context, param: click.Parameter, incomplete: str) -> list[CompletionItem]:
+        from click.shell_completion import CompletionItem
+
         from ..model.options import PRESETS
 
         return [CompletionItem(p.name, help=p.summary) for p in PRESETS if p.name.startswith(incomplete.lower())]

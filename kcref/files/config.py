@@ -11,13 +11,10 @@ what it takes. An unknown key, or a value of the wrong type, is a :class:`Config
 names the key and the file.
 """
 
-from __future__ import annotations
-
 import os
 import re
 import sys
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, fields, replace
 from typing import Any, NamedTuple
 
 from ..model.codes import CODES, UNREADABLE
@@ -40,8 +37,7 @@ class ConfigError(ValueError):
     """A configuration file cannot be used; the message names the file and the key (printable)."""
 
 
-@dataclass(frozen=True)
-class Config:
+class Config(NamedTuple):
     """What a configuration file (and the command line over it) sets; ``None`` or empty: not set."""
 
     path: str | None = None
@@ -76,13 +72,13 @@ class Config:
         dropped.update(c for c in codes if c.startswith(self.ignore + self.extend_ignore))
         return frozenset(dropped - UNREADABLE)
 
-    def over(self, base: Config) -> Config:
+    def over(self, base: "Config") -> "Config":
         """This configuration (the command line's) over ``base`` (a file's): each field set here
         wins, except ``extend_ignore``, which adds to ``base``'s."""
-        changes: dict[str, Any] = {f.name: getattr(self, f.name) for f in fields(self)
-                                   if f.name != "path" and getattr(self, f.name) not in (None, ())}
+        changes: dict[str, Any] = {name: value for name, value in zip(self._fields, self)
+                                   if name != "path" and value not in (None, ())}
         changes["extend_ignore"] = base.extend_ignore + self.extend_ignore
-        return replace(base, **changes)
+        return base._replace(**changes)
 
 
 # --- reading values ---------------------------------------------------------------------------

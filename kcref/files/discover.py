@@ -7,8 +7,6 @@ be listed, or a matching name that cannot be looked at (a broken link, a link lo
 to report, never silently passed over.
 """
 
-from __future__ import annotations
-
 import fnmatch
 import os
 import stat

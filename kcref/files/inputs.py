@@ -6,8 +6,6 @@ unreadable file or folder are worded alike (``PATH:0:0: error KC001 cannot read:
 the run exit 2, and standard input is named ``<stdin>`` everywhere.
 """
 
-from __future__ import annotations
-
 import os
 import sys
 from collections.abc import Sequence

@@ -81,10 +81,8 @@ class Card(int):
     def __new__(cls, rank: Rank, suit: Suit) -> Card:
         try:
             return _DECK_CARD[rank, suit]
-        except (NameError, KeyError):  # while DECK is being made
-            card = int.__new__(cls, _SUIT_ORDER[suit] * 13 + int(rank) - 1)
-            card.rank, card.suit = rank, suit
-            return card
+        except KeyError:
+            return _new_card(cls, rank, suit)
 
     def __reduce__(self) -> tuple[Callable[[int], Card], tuple[int]]:
         return _deck_card, (int(self),)
@@ -108,8 +106,15 @@ class Card(int):
         return f"Card({self.text()})"
 
 
+def _new_card(cls: type[Card], rank: Rank, suit: Suit) -> Card:
+    """A card object: DECK's own are made so once (``Card(rank, suit)`` looks them up)."""
+    card = int.__new__(cls, _SUIT_ORDER[suit] * 13 + int(rank) - 1)
+    card.rank, card.suit = rank, suit
+    return card
+
+
 _SUIT_ORDER = {s: i for i, s in enumerate(Suit)}
-DECK: tuple[Card, ...] = tuple(Card(r, s) for s in Suit for r in Rank)
+DECK: tuple[Card, ...] = tuple(_new_card(Card, r, s) for s in Suit for r in Rank)
 """All 52 cards, suit by suit, Ace to King."""
 _DECK_CARD: dict[tuple[Rank, Suit], Card] = {(c.rank, c.suit): c for c in DECK}
 

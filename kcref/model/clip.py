@@ -4,8 +4,6 @@ A log line may be megabytes long; a message quotes at most about :data:`LIMIT` c
 marking each cut with ``…``, so one junk line can never flood a terminal or a CI log.
 """
 
-from __future__ import annotations
-
 from typing import NamedTuple
 
 LIMIT = 80

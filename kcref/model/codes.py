@@ -8,8 +8,6 @@ Ranges: KC0xx input files, KC1xx syntax, KC2xx set-up (checks that need no repla
 KC3xx rules of play, KC4xx penalties, KC5xx notes and warnings about the hand, KC6xx assertions.
 """
 
-from __future__ import annotations
-
 import enum
 from typing import NamedTuple
 

@@ -3,11 +3,8 @@
 How a diagnostic is printed (a text line, a GitHub workflow command) is the output layer's:
 :mod:`kcref.output.diagnostic_lines`."""
 
-from __future__ import annotations
-
 import functools
 import re
-import unicodedata
 from typing import NamedTuple
 
 from .codes import BY_CODE, Severity
@@ -92,13 +89,20 @@ def hidden_but_breaks() -> re.Pattern[str]:
 # Azure Pipelines ('##vso[') and TeamCity ('##teamcity[') read theirs anywhere in a line too.
 # The runner compares culture-sensitively, so characters that collate as nothing (variation
 # selectors, combining marks) before the '::' do not hide it either.
-LOG_COMMAND = re.compile(r"(##\w*)\[")
-"""Where a CI system reads a command in the middle of a line: the ``[`` after ``##`` (and a word)."""
+@functools.cache
+def log_command() -> re.Pattern[str]:
+    """Where a CI system reads a command in the middle of a line: the ``[`` after ``##`` (and a
+    word). Compiled on first use: a check that prints nothing needs it not."""
+    return re.compile(r"(##\w*)\[")
+
+
 _IGNORED_LEAD = frozenset(["Mn", "Me", "Cf", "Cc", "Cs", "Co", "Cn", "Zs", "Zl", "Zp"])
 
 
 def _lead(line: str) -> int:
     """The index of the first character of ``line`` that GitHub would not trim or ignore."""
+    import unicodedata  # only what is printed comes here
+
     for i, ch in enumerate(line):
         if not (ch.isspace() or unicodedata.category(ch) in _IGNORED_LEAD):
             return i
@@ -114,7 +118,7 @@ def defang(line: str) -> str:
     """One line of plain output that no CI system reads as a command: a leading ``:`` (after
     white space) and the ``[`` of ``##[`` (or ``##vso[``, ``##teamcity[``) become U+FFFD, one
     for one so columns stay put."""
-    line = LOG_COMMAND.sub(r"\1" + REPLACEMENT, line)
+    line = log_command().sub(r"\1" + REPLACEMENT, line)
     at = _lead(line)
     if line.startswith(":", at):
         line = line[:at] + REPLACEMENT + line[at + 1:]
@@ -164,7 +168,7 @@ def _json_escape(match: re.Match[str]) -> str:
 
 def json_text(value: object, level: int = 0) -> str:
     """``value`` as indented JSON that is safe to print: valid UTF-8, no raw control, bidi or
-    separator character, and no ``##[`` (:data:`LOG_COMMAND`) that a CI log would read as a command.
+    separator character, and no ``##[`` (:func:`log_command`) that a CI log would read as a command.
 
     ``level`` indents every line but the first by that many levels, for a value nested in a
     larger document written piece by piece.
@@ -173,7 +177,7 @@ def json_text(value: object, level: int = 0) -> str:
 
     text = json.dumps(_no_surrogates(value), ensure_ascii=False, indent=2)
     # Outside strings JSON has no such characters nor '##', so these replacements stay in strings.
-    text = LOG_COMMAND.sub(r"\1\\u005b", hidden_but_breaks().sub(_json_escape, text))
+    text = log_command().sub(r"\1\\u005b", hidden_but_breaks().sub(_json_escape, text))
     return text.replace("\n", "\n" + "  " * level) if level else text
 
 

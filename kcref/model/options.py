@@ -5,11 +5,8 @@ A log picks a preset with ``[Rules "NAME"]`` and overrides single options with o
 the engine; nothing compares preset names.
 """
 
-from __future__ import annotations
-
 import enum
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, fields, replace
 from typing import Any, NamedTuple
 
 from .systems import CHIPS, NONE, PENALTY, SYSTEMS, ScoringSystem, UnknownSystem, system
@@ -52,8 +49,7 @@ class CompletedPiles(enum.Enum):
     REMOVE = "remove"  # 004 option: cleared from the table (out of play for the rest of the hand)
 
 
-@dataclass(frozen=True)
-class Options:
+class Options(NamedTuple):
     """Every rule option; the defaults are the ``classic`` preset."""
 
     draw: DrawTime = DrawTime.END
@@ -196,7 +192,7 @@ OPTION_TAGS: tuple[OptionTag, ...] = (
 )
 OPTION_TAGS_BY_NAME: dict[str, OptionTag] = {t.tag.lower(): t for t in OPTION_TAGS}
 
-assert {t.field for t in OPTION_TAGS} == {f.name for f in fields(Options)}, "every option has a tag"
+assert {t.field for t in OPTION_TAGS} == set(Options._fields), "every option has a tag"
 
 
 def preset(name: str) -> Options:
@@ -207,7 +203,7 @@ def preset(name: str) -> Options:
 def with_scoring(options: Options, scoring: ScoringSystem) -> Options:
     """Switch the scoring system, taking that system's default target and the options it implies."""
     changes: dict[str, Any] = {"scoring": scoring, "target": scoring.default_target, **scoring.implies}
-    return replace(options, **changes)
+    return options._replace(**changes)
 
 
 def resolve(rules: str, tags: Mapping[str, str]) -> Options:
@@ -232,4 +228,4 @@ def resolve(rules: str, tags: Mapping[str, str]) -> Options:
             opts = with_scoring(opts, parsed)
         else:
             changes[spec.field] = parsed
-    return replace(opts, **changes)
+    return opts._replace(**changes)

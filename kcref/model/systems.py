@@ -9,10 +9,7 @@ The records read a hand's result through :class:`HandResult`, which the referee'
 satisfies, so that this layer never imports the referee.
 """
 
-from __future__ import annotations
-
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import TYPE_CHECKING, NamedTuple, Protocol
 
@@ -132,7 +129,7 @@ CARDS_LEFT = HandScorer(_cards_left, _cards_left_why, negated=True)
 # --- chips ------------------------------------------------------------------------------------
 
 
-def shared_stacks(options: Options, n: int, dealer: int) -> list[int]:
+def shared_stacks(options: "Options", n: int, dealer: int) -> list[int]:
     """``options.chips`` shared out as evenly as possible; the extra chips go to the first
     seats after the dealer (3 players, 80 chips: 27, 27, 26)."""
     base, extra = divmod(options.chips, n)
@@ -142,7 +139,7 @@ def shared_stacks(options: Options, n: int, dealer: int) -> list[int]:
     return stacks
 
 
-def full_stacks(options: Options, n: int, dealer: int) -> list[int]:
+def full_stacks(options: "Options", n: int, dealer: int) -> list[int]:
     """A stack of ``options.stack`` chips for everyone."""
     return [options.stack] * n
 
@@ -193,19 +190,18 @@ class GameEnds(NamedTuple):
 _NO_SPECIAL_ENDS = GameEnds()
 
 
-def _nothing(options: Options) -> int:
+def _nothing(options: "Options") -> int:
     return 0
 
 
-def _the_stack(options: Options) -> int:
+def _the_stack(options: "Options") -> int:
     return options.stack
 
 
 # --- the record -------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, eq=False)
-class ScoringSystem:
+class ScoringSystem(NamedTuple):
     """Everything about one scoring system.
 
     A system is registered once and compared by identity (it is also hashed so, cheaply, for the
@@ -225,10 +221,10 @@ class ScoringSystem:
     """How chips are played; ``None`` where they are not (faults are then rule errors)."""
     default_target: int | None = None
     """``Target`` when a log picks the system without one."""
-    implies: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))
+    implies: Mapping[str, int] = MappingProxyType({})
     """Other options the system sets when it is picked (``king_chips``: 10)."""
     games: GameEnds = _NO_SPECIAL_ENDS
-    opening: Callable[[Options], int] = _nothing
+    opening: Callable[["Options"], int] = _nothing
     """Where a running total starts, which ``Target`` is compared with (the stack, for a
     system that scores the change of a kept stack)."""
 
@@ -241,16 +237,26 @@ class ScoringSystem:
         """Stacks carry from hand to hand."""
         return self.chips is not None and self.chips.kept
 
+    # By identity, as a registered record is one of a kind (not field by field, as a tuple).
+    def __eq__(self, other: object) -> bool:
+        return self is other
+
+    def __ne__(self, other: object) -> bool:
+        return self is not other
+
+    def __hash__(self) -> int:
+        return object.__hash__(self)
+
     def __str__(self) -> str:
         return self.name
 
     def __repr__(self) -> str:
         return f"ScoringSystem({self.name!r})"
 
-    def __reduce__(self) -> tuple[Callable[[str], ScoringSystem], tuple[str]]:
+    def __reduce__(self) -> tuple[Callable[[str], "ScoringSystem"], tuple[str]]:
         return system, (self.name,)
 
-    def describe(self, options: Options) -> str:
+    def describe(self, options: "Options") -> str:
         """``chips (80 shared out each hand, ...)``: the name and what it does, for ``options``."""
         return f"{self.name} {self.words.about.format(o=options)}"
 

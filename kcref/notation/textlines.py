@@ -11,6 +11,7 @@ silent.
 from __future__ import annotations
 
 import codecs
+import functools
 import io
 import os
 import re
@@ -32,8 +33,17 @@ _CHUNK = 64 * 1024
 Line = str | Diagnostic
 """A line of text (without its line end), or a diagnostic about the input."""
 
-_NOT_UTF8 = re.compile("[\udc80-\udcff]")  # bytes that are not UTF-8 come out of surrogateescape as these
-_BREAK = re.compile(rb"\r\n?|\n")
+
+# Compiled on first use: only input that is not a log (binary, not UTF-8) needs them.
+@functools.cache
+def _not_utf8() -> re.Pattern[str]:
+    """Bytes that are not UTF-8, as they come out of the ``surrogateescape`` error handler."""
+    return re.compile("[\udc80-\udcff]")
+
+
+@functools.cache
+def _line_break() -> re.Pattern[bytes]:
+    return re.compile(rb"\r\n?|\n")
 
 
 class Stop(Exception):
@@ -86,7 +96,7 @@ def _wide_encoding(head: bytes) -> str | None:
 
 def _position(data: bytes) -> tuple[int, int]:
     """The 1-based line and column just after ``data``, the start of a file."""
-    lines = _BREAK.split(data)
+    lines = _line_break().split(data)
     return len(lines), len(lines[-1].decode("utf-8", "replace")) + 1
 
 
@@ -105,14 +115,15 @@ def _problem(line: str, path: str, lineno: int) -> Diagnostic | None:
     """Why reading must stop at this line: a NUL byte, or a byte that is not UTF-8."""
     if "\0" in line:
         return diagnostic(path, lineno, line.index("\0") + 1, "KC003", "this is a binary file, not a log (NUL byte)",
-                          _NOT_UTF8.sub("\ufffd", line))
+                          _not_utf8().sub("\ufffd", line))
     if not line.isascii():
-        bad = _NOT_UTF8.search(line)
+        not_utf8 = _not_utf8()
+        bad = not_utf8.search(line)
         if bad is not None:
             byte = ord(bad.group()) - 0xDC00
             return diagnostic(path, lineno, bad.start() + 1, "KC002",
                               f"this file is not UTF-8 text (byte 0x{byte:02x}); save the log as UTF-8",
-                              _NOT_UTF8.sub("\ufffd", line))
+                              not_utf8.sub("\ufffd", line))
     return None
 
 

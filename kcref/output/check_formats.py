@@ -21,13 +21,13 @@ from typing import IO, TYPE_CHECKING, NamedTuple, TextIO
 from ..model.clip import clip
 from ..model.codes import Severity
 from ..model.diagnostics import (
-    LOG_COMMAND,
     MESSAGE_LIMIT,
     REPLACEMENT,
     Diagnostic,
     defang,
     github_command,
     json_text,
+    log_command,
     printable,
 )
 from ..model.words import plural
@@ -430,7 +430,7 @@ def xml_safe(document: str) -> str:
     """An XML document whose every character is one XML 1.0 allows (any other becomes U+FFFD)
     and in which no ``##[`` stands for a CI log to read as a command (``[`` becomes ``&#91;``:
     markup never holds ``##``, so only text and attribute values change, and not in meaning)."""
-    return LOG_COMMAND.sub(r"\1&#91;", _not_xml().sub(REPLACEMENT, document))
+    return log_command().sub(r"\1&#91;", _not_xml().sub(REPLACEMENT, document))
 
 
 class CheckFormat(NamedTuple):

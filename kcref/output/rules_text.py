@@ -11,7 +11,6 @@ import enum
 import functools
 import re
 import textwrap
-from dataclasses import fields
 from typing import Any
 
 from ..model.options import OPTION_TAGS, PRESETS, PRESETS_BY_NAME, Options, Preset
@@ -35,7 +34,7 @@ def tabulate(*args: Any, **kwargs: Any) -> str:
 
 
 def _defaults(opts: Options) -> dict[str, str]:
-    return {f.name: value_text(getattr(opts, f.name)) for f in fields(Options)}
+    return {name: value_text(value) for name, value in zip(opts._fields, opts)}
 
 
 def options_table(fmt: str = "simple") -> str:

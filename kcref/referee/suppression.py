@@ -7,11 +7,10 @@ for a line that could not be read as an event, with the line's text kept for the
 A file without the word ``kcref:`` in a comment costs one substring test per line read.
 """
 
-from __future__ import annotations
-
+import functools
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from ..model.clip import clip
 from ..model.diagnostics import Diagnostic, diagnostic
@@ -19,17 +18,21 @@ from ..model.words import names_list, noun
 
 MARK = "kcref:"
 """What a comment must hold to be looked at more closely."""
-SUPPRESSION = re.compile(r"#.*?\bkcref:[ \t]*ignore\[([^\]]*)\]")
 UNUSED = "KC007"
 
 
-@dataclass
-class _Line:
+@functools.cache
+def _suppression() -> re.Pattern[str]:
+    """A suppression comment (compiled on first use: most logs hold none)."""
+    return re.compile(r"#.*?\bkcref:[ \t]*ignore\[([^\]]*)\]")
+
+
+class _Line(NamedTuple):
     """The suppression on one line: the codes it names (as written, upper-cased), those used."""
 
     column: int
     codes: tuple[str, ...]
-    used: set[str] = field(default_factory=set)
+    used: set[str]
 
 
 class Suppressions:
@@ -47,12 +50,12 @@ class Suppressions:
         (``source``: the line's text, to find the comment's column)."""
         if MARK not in text or line in self.lines:
             return
-        found = SUPPRESSION.search(text)
+        found = _suppression().search(text)
         if found is None:
             return
         codes = tuple(dict.fromkeys(c.strip().upper() for c in found[1].split(",") if c.strip()))
         at = (source or text).find(found[0])
-        self.lines[line] = _Line(at + 1 if at >= 0 and source else 1, codes)
+        self.lines[line] = _Line(at + 1 if at >= 0 and source else 1, codes, set())
 
     def kept(self, diagnostics: Iterable[Diagnostic]) -> list[Diagnostic]:
         """The diagnostics no suppression silences (the others are marked used)."""

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
 
 import pytest
 from logs import read_log
@@ -80,4 +79,4 @@ def found(text: str) -> list[tuple[str, int, int]]:
 
 
 def options(name: str = "classic", **changes) -> Options:
-    return replace(preset(name), **changes)
+    return preset(name)._replace(**changes)
