@@ -144,3 +144,18 @@ def test_output_file_holds_what_standard_output_would(tmp_path: Path) -> None:
     code, out = run("check", ILLEGAL, "-o", str(tmp_path / "no" / "such" / "folder.txt"))
     assert code == 2 and "--output-file" in out
     assert list(tmp_path.iterdir()) == [target]
+
+
+def test_junit_quiet_is_the_same_with_worker_processes(tmp_path: Path) -> None:
+    """A warning --quiet hides, before the first hand, still opens that case in both ways of
+    checking: workers send junit every diagnostic, as a streamed check hands it every one."""
+    text = (ROOT / "samples" / "short-classic.log").read_text(encoding="utf-8")
+    log = tmp_path / "a.log"
+    log.write_text(text.replace('[Players "Ann, Bob"]', '[Players "Ann, Bob"]  # kcref: ignore[KC201]'),
+                   encoding="utf-8")
+    other = tmp_path / "b.log"
+    other.write_text(text, encoding="utf-8")
+    outs = [run("check", "--no-cache", "--quiet", "--format", "junit", "--jobs", jobs, str(log), str(other))
+            for jobs in ("1", "2")]
+    assert outs[0] == outs[1]
+    assert 'name="before the first hand"' in outs[0][1]

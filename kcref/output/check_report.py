@@ -121,7 +121,9 @@ def _whole(inputs: Inputs, printer: Printer, jobs: int, count: int, progress: Pr
     """Reports that come back whole (from worker processes, or behind a progress bar), printed in order."""
     # --quiet shows only what fails: the workers need not send the rest back; nor the penalties
     # that the text printer sums up from the verdicts (wants_hands: only it wants them).
-    keep = partial(failing, strict=printer.strict) if printer.quiet else unfolded if printer.wants_hands else None
+    # A printer that takes every diagnostic (junit) gets them all back, as a streamed check gives them.
+    keep = None if type(printer) in TAKES_ALL else (
+        partial(failing, strict=printer.strict) if printer.quiet else unfolded if printer.wants_hands else None)
     results: Iterable[FileReport]
     if cache is None:
         results = check_inputs(inputs, jobs=jobs, keep_hands=printer.wants_hands, keep=keep, configs=configs)
