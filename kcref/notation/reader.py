@@ -48,6 +48,7 @@ from ..model.events import (
     read_layout,
     read_turn,
 )
+from ..model.patterns import lazy_pattern
 from . import lexicon
 from .sourcelines import SourceLines
 from .textlines import text_lines
@@ -67,10 +68,8 @@ BOM = "\ufeff"
 # reading a short log): the spellings most logs use are read without any (see _canonical_action).
 
 
-@functools.cache
-def name_pattern() -> re.Pattern[str]:
-    """The compiled :data:`~kcref.notation.lexicon.NAME_RE` (a player's name)."""
-    return re.compile(lexicon.NAME_RE)
+name_pattern = lazy_pattern(lexicon.NAME_RE)
+"""The compiled :data:`~kcref.notation.lexicon.NAME_RE` (a player's name), on first use."""
 
 
 def is_name(text: str) -> bool:
@@ -79,14 +78,12 @@ def is_name(text: str) -> bool:
     return (text.isascii() and text.isalnum()) or name_pattern().fullmatch(text) is not None
 
 
-@functools.cache
-def _action_re() -> re.Pattern[str]:
-    return re.compile(
-        rf"(?:(?P<card>{lexicon.CARD_RE})|(?P<src>{lexicon.PILE_RE}))[ \t]*{lexicon.ARROW_RE}[ \t]*"
-        rf"(?P<dst>{lexicon.PILE_RE})"
-        rf"|(?P<draw>[Dd][Rr][Aa][Ww])(?:[ \t]+(?P<drawn>{lexicon.CARD_RE}))?"
-        rf"|(?P<pass>[Pp][Aa][Ss][Ss])"
-    )
+_action_re = lazy_pattern(
+    rf"(?:(?P<card>{lexicon.CARD_RE})|(?P<src>{lexicon.PILE_RE}))[ \t]*{lexicon.ARROW_RE}[ \t]*"
+    rf"(?P<dst>{lexicon.PILE_RE})"
+    rf"|(?P<draw>[Dd][Rr][Aa][Ww])(?:[ \t]+(?P<drawn>{lexicon.CARD_RE}))?"
+    rf"|(?P<pass>[Pp][Aa][Ss][Ss])"
+)
 
 
 _KEYWORDS = frozenset(lexicon.KEYWORDS)
@@ -227,47 +224,31 @@ _TAIL = r"[ \t]*(?P<comment>#.*)?"
 _CARDS = rf"(?P<cards>{lexicon.CARD_RE}(?:[ \t]+{lexicon.CARD_RE})*)"
 
 
-@functools.cache
-def _hand_re() -> re.Pattern[str]:
-    return re.compile(
-        rf"{_ci('hand')}(?:[ \t]+(?P<number>\d{{1,9}}))?(?:[ \t]+{_ci('dealer')}[ \t]+(?P<dealer>{lexicon.NAME_RE}))?"
-        rf"(?![\w'.\-]){_TAIL}"
-    )
+_hand_re = lazy_pattern(
+    rf"{_ci('hand')}(?:[ \t]+(?P<number>\d{{1,9}}))?(?:[ \t]+{_ci('dealer')}[ \t]+(?P<dealer>{lexicon.NAME_RE}))?"
+    rf"(?![\w'.\-]){_TAIL}"
+)
 
 
-@functools.cache
-def _cards_line_re() -> re.Pattern[str]:
-    return re.compile(
-        rf"(?P<kw>{_ci('deal')}|{_ci('reveal')})[ \t]+(?P<name>{lexicon.NAME_RE})[ \t]*:[ \t]*{_CARDS}{_TAIL}"
-    )
+_cards_line_re = lazy_pattern(
+    rf"(?P<kw>{_ci('deal')}|{_ci('reveal')})[ \t]+(?P<name>{lexicon.NAME_RE})[ \t]*:[ \t]*{_CARDS}{_TAIL}"
+)
 
 
-@functools.cache
-def _entry_re() -> re.Pattern[str]:
-    return re.compile(rf"(?P<pile>{lexicon.PILE_RE})[ \t]*:[ \t]*(?P<card>{lexicon.CARD_RE})")
+_entry_re = lazy_pattern(rf"(?P<pile>{lexicon.PILE_RE})[ \t]*:[ \t]*(?P<card>{lexicon.CARD_RE})")
 
 
-@functools.cache
-def _layout_re() -> re.Pattern[str]:
-    return re.compile(
-        rf"{_ci('layout')}(?P<entries>(?:[ \t]+{lexicon.PILE_RE}[ \t]*:[ \t]*{lexicon.CARD_RE})+){_TAIL}"
-    )
+_layout_re = lazy_pattern(
+    rf"{_ci('layout')}(?P<entries>(?:[ \t]+{lexicon.PILE_RE}[ \t]*:[ \t]*{lexicon.CARD_RE})+){_TAIL}"
+)
 
 
-@functools.cache
-def _blocked_re() -> re.Pattern[str]:
-    return re.compile(rf"{_ci('blocked')}(?![\w'.\-]){_TAIL}")
+_blocked_re = lazy_pattern(rf"{_ci('blocked')}(?![\w'.\-]){_TAIL}")
 
 
-@functools.cache
-def _tag_re() -> re.Pattern[str]:
-    # A tag whose value holds no backslash (an escape is left to the grammar's QuotedString).
-    return re.compile(rf'\[[ \t]*(?P<name>[A-Za-z][A-Za-z0-9_]*)[ \t]*"(?P<value>[^"\\\r\n]*)"[ \t]*\]{_TAIL}')
-
-
-@functools.cache
-def _card_token_re() -> re.Pattern[str]:
-    return re.compile(lexicon.CARD_RE)
+# A tag whose value holds no backslash (an escape is left to the grammar's QuotedString).
+_tag_re = lazy_pattern(rf'\[[ \t]*(?P<name>[A-Za-z][A-Za-z0-9_]*)[ \t]*"(?P<value>[^"\\\r\n]*)"[ \t]*\]{_TAIL}')
+_card_token_re = lazy_pattern(lexicon.CARD_RE)
 
 
 def _comment(m: re.Match[str]) -> str:
@@ -847,9 +828,7 @@ def _slow_line(line: str, path: str, lineno: int, trivia: bool) -> Item | None:
     return parse_line(line, path, lineno)
 
 
-@functools.cache
-def _line_end_re() -> re.Pattern[str]:
-    return re.compile(r"\r\n?|\n")
+_line_end_re = lazy_pattern(r"\r\n?|\n")
 
 
 def split_lines(text: str) -> list[str]:
