@@ -135,12 +135,7 @@ class Table:
         self.dealer = dealer
         # A dict display, not a comprehension over PILES: one per hand, and it costs a quarter as much.
         self.piles: dict[Pile, list[Card]] = {_N: [], _E: [], _S: [], _W: [], _NE: [], _NW: [], _SE: [], _SW: []}
-        self.holdings: list[Holding] = []
-        new = Holding.__new__
-        for _ in range(self.n):  # Holding() for each seat, without its __init__ (a Python call each)
-            hand = new(Holding)
-            hand.known, hand.unknown = set(), 0
-            self.holdings.append(hand)
+        self.holdings: list[Holding] = [Holding() for _ in range(self.n)]
         self.stock = stock
         self.deck: list[Card] | None = None
         self.seen: set[Card] = set()
