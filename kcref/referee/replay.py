@@ -49,11 +49,10 @@ CUT_REASONS: Mapping[str, str] = {
 """What the note KC504 tells the reader to fix, by the code (or code family) of the cut."""
 QUIET_CUTS = frozenset({"KC201", "KC202", "KC203", "KC204", "KC505"})
 """Cuts whose own message already says the hand is not refereed: no KC504 repeats it."""
-SEVERITIES: Mapping[str, Severity] = {code: info.severity for code, info in BY_CODE.items()}
-PENALTY_CODES = frozenset(code for code in BY_CODE if code.startswith("KC4"))
-"""The notes that are penalties: chips paid into the pot (the debt note KC503 is not one)."""
-NOTE_KINDS: Mapping[str, tuple[Severity, bool]] = {code: (SEVERITIES[code], code in PENALTY_CODES) for code in BY_CODE}
-"""The severity of each code, and whether it is a penalty: one look-up per note."""
+NOTE_KINDS: Mapping[str, tuple[Severity, bool]] = {
+    code: (info.severity, code.startswith("KC4")) for code, info in BY_CODE.items()}
+"""The severity of each code, and whether it is a penalty (chips paid into the pot: the KC4
+family; the debt note KC503 is not one): one look-up per note."""
 LINE_AND_COLUMN = itemgetter(1, 2)
 """The sort key of diagnostics: (line, column)."""
 
