@@ -441,9 +441,10 @@ def _spaced_hand(line: str, path: str, lineno: int) -> Event | None:
 
 _CANONICAL_CARDS = {card.text(): card for card in DECK}
 _CANONICAL_ENTRIES = {f"{pile.value}:{card.text()}": (pile, card) for pile in Pile for card in DECK}
-_CANONICAL_PILES = {pile.value: pile for pile in Pile}
 """Each card and each layout entry by its canonical spelling (``10H``, ``N:10H``); the words of
 a line are looked up by one ``itemgetter`` call, cheaper than a map."""
+_CANONICAL_PILES = {pile.value: pile for pile in Pile}
+"""Each pile by its canonical spelling (``N``, ``NE``), for :func:`_canonical_action`."""
 
 
 @functools.lru_cache(maxsize=256)
@@ -759,10 +760,7 @@ def _reading(  # noqa: C901  # the hot loop, kept in one frame: a known player's
                             yield _run(run)
                             run = []
                         continue
-                    if run:
-                        yield _run(run)
-                        run = []
-                    yield item
+                    yield item  # not reading in runs: no run is ever open
                     continue
             elif colon and head.startswith("deal "):  # the next commonest line
                 item = _spaced_deal(head, rest, path, lineno) or _declined(line, path, lineno, trivia)
