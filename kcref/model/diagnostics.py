@@ -3,11 +3,11 @@
 How a diagnostic is printed (a text line, a GitHub workflow command) is the output layer's:
 :mod:`kcref.output.diagnostic_lines`."""
 
-import functools
 import re
 from typing import NamedTuple
 
 from .codes import BY_CODE, Severity
+from .patterns import lazy_pattern
 
 
 class Diagnostic(NamedTuple):
@@ -73,15 +73,11 @@ def printable(text: str, keep_breaks: bool = False) -> str:
 
 # Compiled on first use: each of these large classes costs about half a millisecond to compile,
 # and most runs print nothing that needs them.
-@functools.cache
-def _hidden() -> re.Pattern[str]:
-    return re.compile(f"[{_HIDDEN_RANGES}\n\r]")
+_hidden = lazy_pattern(f"[{_HIDDEN_RANGES}\n\r]")
 
 
-@functools.cache
-def hidden_but_breaks() -> re.Pattern[str]:
-    """The characters :func:`printable` hides, but CR and LF (which JSON escapes as it writes them)."""
-    return re.compile(f"[{_HIDDEN_RANGES}]")
+hidden_but_breaks = lazy_pattern(f"[{_HIDDEN_RANGES}]")
+"""The characters :func:`printable` hides, but CR and LF (which JSON escapes as it writes them)."""
 
 
 # GitHub Actions reads a workflow command from any line of a step's output that starts with
@@ -89,11 +85,9 @@ def hidden_but_breaks() -> re.Pattern[str]:
 # Azure Pipelines ('##vso[') and TeamCity ('##teamcity[') read theirs anywhere in a line too.
 # The runner compares culture-sensitively, so characters that collate as nothing (variation
 # selectors, combining marks) before the '::' do not hide it either.
-@functools.cache
-def log_command() -> re.Pattern[str]:
-    """Where a CI system reads a command in the middle of a line: the ``[`` after ``##`` (and a
-    word). Compiled on first use: a check that prints nothing needs it not."""
-    return re.compile(r"(##\w*)\[")
+log_command = lazy_pattern(r"(##\w*)\[")
+"""Where a CI system reads a command in the middle of a line: the ``[`` after ``##`` (and a
+word). Compiled on first use: a check that prints nothing needs it not."""
 
 
 _IGNORED_LEAD = frozenset(["Mn", "Me", "Cf", "Cc", "Cs", "Co", "Cn", "Zs", "Zl", "Zp"])

@@ -23,6 +23,7 @@ from typing import BinaryIO
 from ..files.discover import cannot_read
 from ..model.clip import clip
 from ..model.diagnostics import Diagnostic, diagnostic
+from ..model.patterns import lazy_pattern
 
 LINE_LIMIT = 64 * 1024
 """The longest line read, in characters (without its line end)."""
@@ -35,10 +36,8 @@ Line = str | Diagnostic
 
 
 # Compiled on first use: only input that is not a log (binary, not UTF-8) needs them.
-@functools.cache
-def _not_utf8() -> re.Pattern[str]:
-    """Bytes that are not UTF-8, as they come out of the ``surrogateescape`` error handler."""
-    return re.compile("[\udc80-\udcff]")
+_not_utf8 = lazy_pattern("[\udc80-\udcff]")
+"""Bytes that are not UTF-8, as they come out of the ``surrogateescape`` error handler."""
 
 
 @functools.cache

@@ -7,8 +7,6 @@ option tags) and reports the problems that need only the tags: KC201-KC207.
 from __future__ import annotations
 
 import datetime
-import functools
-import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, replace
 from typing import Any, NamedTuple
@@ -25,6 +23,7 @@ from ..model.options import (
     OptionTag,
     resolve,
 )
+from ..model.patterns import lazy_pattern
 from ..model.words import did_you_mean, plural
 from ..notation.lexicon import KEYWORDS
 from ..notation.reader import Item, Run, is_name
@@ -118,9 +117,7 @@ def is_seat_tag(text: str) -> bool:
     return len(text) == 2 and text[0] in "Pp" and text[1] in "123456"
 
 
-@functools.cache
-def _date_re() -> re.Pattern[str]:
-    return re.compile(r"\d{4}-\d{2}-\d{2}")
+_date_re = lazy_pattern(r"\d{4}-\d{2}-\d{2}")
 
 
 RESERVED_NAMES = frozenset(KEYWORDS)

@@ -7,13 +7,12 @@ for a line that could not be read as an event, with the line's text kept for the
 A file without the word ``kcref:`` in a comment costs one substring test per line read.
 """
 
-import functools
-import re
 from collections.abc import Iterable
 from typing import NamedTuple
 
 from ..model.clip import clip
 from ..model.diagnostics import Diagnostic, diagnostic
+from ..model.patterns import lazy_pattern
 from ..model.words import names_list, noun
 
 MARK = "kcref:"
@@ -21,10 +20,8 @@ MARK = "kcref:"
 UNUSED = "KC007"
 
 
-@functools.cache
-def _suppression() -> re.Pattern[str]:
-    """A suppression comment (compiled on first use: most logs hold none)."""
-    return re.compile(r"#.*?\bkcref:[ \t]*ignore\[([^\]]*)\]")
+_suppression = lazy_pattern(r"#.*?\bkcref:[ \t]*ignore\[([^\]]*)\]")
+"""A suppression comment (compiled on first use: most logs hold none)."""
 
 
 class _Line(NamedTuple):
