@@ -1,7 +1,7 @@
 """The speed figures of issue 11, each beside its target and the previous release. By hand:
 
     python bench/run.py [--runs 5] [--baseline REF | --no-baseline] [--big-mb 25 | --skip-big]
-                        [--clock cpu|wall]
+                        [--clock cpu|wall] [--instructions]
 
 Every figure is measured through the CLI, as processes (``python -m kcref``), on logs written
 into a temporary folder by ``kcref play``:
@@ -28,10 +28,15 @@ into a temporary folder by ``kcref play``:
 
 The previous release is the newest git tag (`git describe --tags --abbrev=0`) or --baseline REF,
 exported with `git archive` into the temporary folder and run the same way; the two trees take
-turns, run by run, so that noise from other work on the machine hits both alike. Each figure is
+turns, run by run, so that noise from other work on the machine hits both alike. A clone without
+tags and without --baseline measures the current tree alone, and says so. Each figure is
 the median of --runs runs (the big log: one run). Times are CPU time by default (user + system of
 the process and its workers, from wait4: steadier than wall time on a busy machine); --clock wall
 uses wall time. The ratio column is current / previous.
+
+With --instructions (it needs valgrind), the CPU instructions of `check --quiet` on the 1,500-hand
+log and on the 2-hand log, and of `python -c pass`, counted by cachegrind in one run each: they do
+not depend on the machine's load or speed, so they compare trees, and machines, where times cannot.
 """
 
 from __future__ import annotations
@@ -56,6 +61,7 @@ from runner import (  # noqa: E402
     Sample,
     Tree,
     export_tree,
+    instructions,
     newest_tag,
     repeat_log,
     run,
@@ -274,6 +280,19 @@ def memory_figures(bench: Bench, log: Path, megabytes: float) -> list[Figure]:
     return figures
 
 
+def instruction_figures(bench: Bench, log: Path, small: Path) -> list[Figure]:
+    """The instructions of ``check --quiet`` on the 1,500-hand log and on the 2-hand log, and of
+    ``python -c pass``, in millions (one run each: the count is exact)."""
+    python = instructions([sys.executable, "-c", "pass"], cwd=bench.work) / 1e6
+    figures = []
+    for name, path in (("check --quiet, M instructions", log), ("check --quiet two.log, M instructions", small)):
+        counts = [instructions([sys.executable, "-m", "kcref", "check", "--quiet", str(path)], env=tree.env(),
+                               cwd=bench.work) / 1e6 for tree in bench.trees]
+        note = f"python -c pass: {python:,.0f} M" if path is small else "cachegrind, one run"
+        figures.append(Figure(name, counts[0], counts[1] if len(counts) > 1 else None, None, ",.0f", note))
+    return figures
+
+
 def table(figures: list[Figure], clock: str, runs: int, previous: str | None) -> str:
     head = ["figure", "measured", "target", f"previous ({previous})" if previous else "previous", "now/prev", "",
             "notes"]
@@ -294,17 +313,24 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--big-mb", type=float, default=25, help="size of the big log in MB [25]")
     parser.add_argument("--skip-big", action="store_true", help="leave out the big log")
     parser.add_argument("--clock", choices=("cpu", "wall"), default="cpu", help="what a time is [cpu]")
+    parser.add_argument("--instructions", action="store_true",
+                        help="also count the instructions of check --quiet with valgrind")
     args = parser.parse_args(argv)
     started = time.perf_counter()
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
         trees = [CURRENT]
         ref = None if args.no_baseline else args.baseline or newest_tag()
+        if ref is None and not args.no_baseline:
+            print("no git tag to compare with: measuring the current tree alone (--baseline REF names one)",
+                  file=sys.stderr)
         if ref:
             trees.append(export_tree(ref, work / "previous"))
         bench = Bench(trees, work, args.clock)
         log, small, folder = make_logs(work)
         figures = speed_figures(bench, log, small, folder, args.runs)
+        if args.instructions:
+            figures += instruction_figures(bench, log, small)
         if not args.skip_big:
             figures += memory_figures(bench, log, args.big_mb)
     print(table(figures, args.clock, args.runs, ref))

@@ -88,10 +88,28 @@ def export_tree(ref: str, folder: Path) -> Tree:
     return Tree(ref, folder)
 
 
-def newest_tag() -> str:
-    """The newest tag reachable from HEAD (``git describe --tags --abbrev=0``)."""
-    return subprocess.run(["git", "-C", str(ROOT), "describe", "--tags", "--abbrev=0"], capture_output=True,
-                          text=True, check=True).stdout.strip()
+def newest_tag() -> str | None:
+    """The newest tag reachable from HEAD (``git describe --tags --abbrev=0``); None when there is none."""
+    found = subprocess.run(["git", "-C", str(ROOT), "describe", "--tags", "--abbrev=0"], capture_output=True,
+                           text=True)
+    if found.returncode != 0:
+        return None
+    return found.stdout.strip() or None
+
+
+_I_REFS = re.compile(rb"I\s+refs:\s+([\d,]+)")
+
+
+def instructions(argv: list[str], *, env: dict[str, str] | None = None, cwd: Path | None = None) -> int:
+    """The CPU instructions ``argv`` executes (valgrind's cachegrind, no cache simulation): exact
+    and steady where times are not. Raises ``RuntimeError`` when valgrind gives no count."""
+    done = subprocess.run(["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null",
+                           *argv], env=env, cwd=cwd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                          stderr=subprocess.PIPE)
+    found = _I_REFS.search(done.stderr)
+    if found is None:
+        raise RuntimeError(f"valgrind gave no instruction count for {argv}: {done.stderr[-500:]!r}")
+    return int(found[1].replace(b",", b""))
 
 
 def repeat_log(part: bytes, path: Path, megabytes: float) -> int:
