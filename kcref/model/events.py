@@ -1,19 +1,19 @@
 """Typed events read from a log: one per meaningful line, each knowing where it came from.
 
-Events are immutable values. The source position (``span``) and the columns of sub-parts are
-excluded from equality, so two logs that say the same thing read as equal events even when
-their spacing differs (this is what ``read(fmt(x)) == read(x)`` means).
+Events are immutable values: frozen dataclasses (made by :func:`kcref.model.frozen.frozen`).
+The source position (``span``) and the columns of sub-parts are excluded from equality, so two
+logs that say the same thing read as equal events even when their spacing differs (this is what
+``read(fmt(x)) == read(x)`` means).
 """
 
 from __future__ import annotations
 
 import enum
-import sys
-from collections.abc import Callable
-from dataclasses import MISSING, FrozenInstanceError, dataclass, field, fields
-from typing import ClassVar, NamedTuple, TypeVar
+from dataclasses import field
+from typing import NamedTuple, TypeVar
 
 from .cards import Card, Pile
+from .frozen import Frozen, frozen
 
 
 class Span(NamedTuple):
@@ -72,123 +72,11 @@ Action = PlayCard | MovePile | Draw | Pass
 PASS = Pass()
 
 
-# --- how events are made ---------------------------------------------------------------------------
-# ``@dataclass(frozen=True, slots=True)`` execs generated source for six methods of each class it
-# makes, and for the ten events that was a tenth of ``kcref check``'s start-up. ``@_event`` gives
-# the same classes without generated code: dataclass itself only records the fields and adds the
-# slots (so ``dataclasses.fields``, ``replace`` and ``asdict`` work as on any dataclass), and the
-# methods are those of ``_Event``, written once, which read the field names off the class.
-
-_T = TypeVar("_T")
-_set = object.__setattr__
-
-if sys.version_info >= (3, 11):
-    from typing import dataclass_transform
-else:  # it only tells type checkers that an event class is a frozen dataclass
-    def dataclass_transform(**_: object) -> Callable[[_T], _T]:
-        return lambda decorated: decorated
-
-
-class _Fields:
-    """What ``_Event``'s methods need to know of the fields of one event class."""
-
-    __slots__ = ("compared", "defaults", "init", "names", "shown")
-
-    def __init__(self, cls: type) -> None:
-        found = fields(cls)
-        self.names = tuple(f.name for f in found)
-        """All the fields, in order (what pickling keeps)."""
-        self.init = tuple(f.name for f in found if f.init)
-        """The ``__init__`` parameters, in order."""
-        self.defaults = {f.name: f.default for f in found if f.default is not MISSING}
-        self.compared = tuple(f.name for f in found if f.compare)
-        """The fields that ``==`` and ``hash`` look at."""
-        self.shown = tuple(f.name for f in found if f.repr)
-        """The fields that ``repr`` shows."""
-        if any(f.default_factory is not MISSING for f in found):
-            raise TypeError("an event's defaults are values: default_factory is not supported")
-
-
-class _Event:
-    """The methods that ``@dataclass(frozen=True, slots=True)`` would generate for each event,
-    shared: they behave as the generated ones (``__setattr__`` and ``__delattr__``, which raise
-    ``FrozenInstanceError``, are set on each class by :func:`_event`: the reader's drafts derive
-    from this class too, and must stay writable)."""
-
-    __slots__ = ()
-    _fields: ClassVar[_Fields]
-
-    def __init__(self, *args: object, **kwargs: object) -> None:
-        names = self._fields.init
-        if len(args) > len(names):
-            raise TypeError(f"{type(self).__name__}() takes {len(names)} arguments but {len(args)} were given")
-        for name, value in zip(names, args):
-            if name in kwargs:
-                raise TypeError(f"{type(self).__name__}() got multiple values for argument {name!r}")
-            _set(self, name, value)
-        defaults = self._fields.defaults
-        for name in names[len(args):]:
-            value = kwargs.pop(name, defaults.get(name, MISSING))
-            if value is MISSING:
-                raise TypeError(f"{type(self).__name__}() missing argument {name!r}")
-            _set(self, name, value)
-        if kwargs:
-            raise TypeError(f"{type(self).__name__}() got an unexpected keyword argument {next(iter(kwargs))!r}")
-        self.__post_init__()
-
-    def __post_init__(self) -> None:
-        """What ``__init__`` does last: nothing, unless an event says otherwise."""
-
-    def __repr__(self) -> str:
-        shown = ", ".join(f"{name}={getattr(self, name)!r}" for name in self._fields.shown)
-        return f"{type(self).__qualname__}({shown})"
-
-    def _compared(self) -> tuple[object, ...]:
-        return tuple([getattr(self, name) for name in self._fields.compared])
-
-    def __eq__(self, other: object) -> bool:
-        if other.__class__ is not self.__class__:
-            return NotImplemented
-        return self._compared() == other._compared()
-
-    def __hash__(self) -> int:
-        return hash(self._compared())
-
-    def __getstate__(self) -> list[object]:
-        return [getattr(self, name) for name in self._fields.names]
-
-    def __setstate__(self, state: list[object]) -> None:
-        for name, value in zip(self._fields.names, state):
-            _set(self, name, value)
-
-
-def _frozen_setattr(self: _Event, name: str, value: object) -> None:
-    raise FrozenInstanceError(f"cannot assign to field {name!r}")
-
-
-def _frozen_delattr(self: _Event, name: str) -> None:
-    raise FrozenInstanceError(f"cannot delete field {name!r}")
-
-
-_C = TypeVar("_C", bound=_Event)
-
-
-@dataclass_transform(frozen_default=True, field_specifiers=(field,))
-def _event(cls: type[_C]) -> type[_C]:
-    """The event class ``cls`` as ``@dataclass(frozen=True, slots=True)`` would make it (and as
-    type checkers see it), its methods those of :class:`_Event`."""
-    made = dataclass(cls, init=False, repr=False, eq=False, slots=True)
-    made._fields = _Fields(made)
-    for name, method in (("__setattr__", _frozen_setattr), ("__delattr__", _frozen_delattr)):
-        setattr(made, name, method)
-    return made
-
-
 # --- line events --------------------------------------------------------------------------------
 
 
-@_event
-class Tag(_Event):
+@frozen(slots=True)
+class Tag(Frozen):
     """``[Name "value"]``: a header that applies to the hands after it."""
 
     name: str
@@ -197,8 +85,8 @@ class Tag(_Event):
     comment: str = ""
 
 
-@_event
-class HandStart(_Event):
+@frozen(slots=True)
+class HandStart(Frozen):
     """``hand [NUMBER] [dealer PLAYER]``: a new hand begins."""
 
     number: int | None = None
@@ -208,8 +96,8 @@ class HandStart(_Event):
     dealer_col: int = field(default=0, compare=False)
 
 
-@_event
-class Deal(_Event):
+@frozen(slots=True)
+class Deal(Frozen):
     """``deal PLAYER: CARD ...``: the cards dealt to one player."""
 
     player: str
@@ -222,8 +110,8 @@ class Deal(_Event):
     """Column of the player's name."""
 
 
-@_event
-class Layout(_Event):
+@frozen(slots=True)
+class Layout(Frozen):
     """``layout N:CARD E:CARD S:CARD W:CARD [CORNER:CARD ...]``: the table when play starts."""
 
     piles: tuple[tuple[Pile, Card], ...]
@@ -233,8 +121,8 @@ class Layout(_Event):
     """Column of each ``PILE:CARD`` entry."""
 
 
-@_event
-class Turn(_Event):
+@frozen(slots=True)
+class Turn(Frozen):
     """``PLAYER: ACTION; ACTION; ...``: one player's turn."""
 
     player: str
@@ -273,7 +161,7 @@ _new = object.__new__
 _E = TypeVar("_E")
 
 
-class _TurnDraft(_Event):
+class _TurnDraft(Frozen):
     """A :class:`Turn`'s slots, writable."""
 
     __slots__ = Turn.__slots__
@@ -306,7 +194,7 @@ def read_turn(player: str, actions: tuple[Action, ...], span: Span, comment: str
     return turn  # type: ignore[return-value]
 
 
-class _DealDraft(_Event):
+class _DealDraft(Frozen):
     """A :class:`Deal`'s slots, writable."""
 
     __slots__ = Deal.__slots__
@@ -332,7 +220,7 @@ def read_deal(player: str, cards: tuple[Card, ...], span: Span, comment: str, co
     return deal  # type: ignore[return-value]
 
 
-class _LayoutDraft(_Event):
+class _LayoutDraft(Frozen):
     """A :class:`Layout`'s slots, writable."""
 
     __slots__ = Layout.__slots__
@@ -352,7 +240,7 @@ def read_layout(piles: tuple[tuple[Pile, Card], ...], span: Span, comment: str, 
     return _made(layout, Layout)
 
 
-class _HandStartDraft(_Event):
+class _HandStartDraft(Frozen):
     """A :class:`HandStart`'s slots, writable."""
 
     __slots__ = HandStart.__slots__
@@ -374,16 +262,16 @@ def read_hand_start(number: int | None, dealer: str | None, span: Span, comment:
     return _made(start, HandStart)
 
 
-@_event
-class Blocked(_Event):
+@frozen(slots=True)
+class Blocked(Frozen):
     """``blocked``: the hand ended with nobody able to play."""
 
     span: Span = field(default=NOWHERE, compare=False)
     comment: str = ""
 
 
-@_event
-class Reveal(_Event):
+@frozen(slots=True)
+class Reveal(Frozen):
     """``reveal PLAYER: CARD ...``: the cards left in a hand whose deal was not recorded."""
 
     player: str
@@ -415,8 +303,8 @@ class Claim(NamedTuple):
     amount: int
 
 
-@_event
-class Assertion(_Event):
+@frozen(slots=True)
+class Assertion(Frozen):
     """``score Ann 12, Bob 3``, ``chips Ann 25``, ``paid Bob 3``, ``pot 17``: what the table
     believed at the end of the hand; ``kcref check`` verifies each figure."""
 
@@ -430,16 +318,16 @@ class Assertion(_Event):
     """Column of each claim's amount."""
 
 
-@_event
-class Comment(_Event):
+@frozen(slots=True)
+class Comment(Frozen):
     """A line holding only a comment (kept for ``kcref fmt``; the referee ignores it)."""
 
     text: str
     span: Span = field(default=NOWHERE, compare=False)
 
 
-@_event
-class Blank(_Event):
+@frozen(slots=True)
+class Blank(Frozen):
     """An empty line (kept for ``kcref fmt``; the referee ignores it)."""
 
     span: Span = field(default=NOWHERE, compare=False)
