@@ -1,5 +1,5 @@
 """``python -m kcref``: the same as the ``kcref`` command."""
 
-from .cli import main
+from .cli import run
 
-main(prog_name="kcref")
+run()

@@ -1,5 +1,5 @@
 """``python -m kcref.cli``: the same as the ``kcref`` command."""
 
-from . import main
+from . import run
 
-main(prog_name="kcref")
+run()

@@ -1,17 +1,19 @@
 """Typed events read from a log: one per meaningful line, each knowing where it came from.
 
-Events are immutable values. The source position (``span``) and the columns of sub-parts are
-excluded from equality, so two logs that say the same thing read as equal events even when
-their spacing differs (this is what ``read(fmt(x)) == read(x)`` means).
+Events are immutable values: frozen dataclasses (made by :func:`kcref.model.frozen.frozen`).
+The source position (``span``) and the columns of sub-parts are excluded from equality, so two
+logs that say the same thing read as equal events even when their spacing differs (this is what
+``read(fmt(x)) == read(x)`` means).
 """
 
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import NamedTuple, TypeVar
 
 from .cards import Card, Pile
+from .frozen import Frozen, frozen
 
 
 class Span(NamedTuple):
@@ -73,8 +75,8 @@ PASS = Pass()
 # --- line events --------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class Tag:
+@frozen(slots=True)
+class Tag(Frozen):
     """``[Name "value"]``: a header that applies to the hands after it."""
 
     name: str
@@ -83,8 +85,8 @@ class Tag:
     comment: str = ""
 
 
-@dataclass(frozen=True, slots=True)
-class HandStart:
+@frozen(slots=True)
+class HandStart(Frozen):
     """``hand [NUMBER] [dealer PLAYER]``: a new hand begins."""
 
     number: int | None = None
@@ -94,8 +96,8 @@ class HandStart:
     dealer_col: int = field(default=0, compare=False)
 
 
-@dataclass(frozen=True, slots=True)
-class Deal:
+@frozen(slots=True)
+class Deal(Frozen):
     """``deal PLAYER: CARD ...``: the cards dealt to one player."""
 
     player: str
@@ -108,8 +110,8 @@ class Deal:
     """Column of the player's name."""
 
 
-@dataclass(frozen=True, slots=True)
-class Layout:
+@frozen(slots=True)
+class Layout(Frozen):
     """``layout N:CARD E:CARD S:CARD W:CARD [CORNER:CARD ...]``: the table when play starts."""
 
     piles: tuple[tuple[Pile, Card], ...]
@@ -119,8 +121,8 @@ class Layout:
     """Column of each ``PILE:CARD`` entry."""
 
 
-@dataclass(frozen=True, slots=True)
-class Turn:
+@frozen(slots=True)
+class Turn(Frozen):
     """``PLAYER: ACTION; ACTION; ...``: one player's turn."""
 
     player: str
@@ -159,7 +161,7 @@ _new = object.__new__
 _E = TypeVar("_E")
 
 
-class _TurnDraft:
+class _TurnDraft(Frozen):
     """A :class:`Turn`'s slots, writable."""
 
     __slots__ = Turn.__slots__
@@ -192,7 +194,7 @@ def read_turn(player: str, actions: tuple[Action, ...], span: Span, comment: str
     return turn  # type: ignore[return-value]
 
 
-class _DealDraft:
+class _DealDraft(Frozen):
     """A :class:`Deal`'s slots, writable."""
 
     __slots__ = Deal.__slots__
@@ -218,7 +220,7 @@ def read_deal(player: str, cards: tuple[Card, ...], span: Span, comment: str, co
     return deal  # type: ignore[return-value]
 
 
-class _LayoutDraft:
+class _LayoutDraft(Frozen):
     """A :class:`Layout`'s slots, writable."""
 
     __slots__ = Layout.__slots__
@@ -238,7 +240,7 @@ def read_layout(piles: tuple[tuple[Pile, Card], ...], span: Span, comment: str, 
     return _made(layout, Layout)
 
 
-class _HandStartDraft:
+class _HandStartDraft(Frozen):
     """A :class:`HandStart`'s slots, writable."""
 
     __slots__ = HandStart.__slots__
@@ -260,16 +262,16 @@ def read_hand_start(number: int | None, dealer: str | None, span: Span, comment:
     return _made(start, HandStart)
 
 
-@dataclass(frozen=True, slots=True)
-class Blocked:
+@frozen(slots=True)
+class Blocked(Frozen):
     """``blocked``: the hand ended with nobody able to play."""
 
     span: Span = field(default=NOWHERE, compare=False)
     comment: str = ""
 
 
-@dataclass(frozen=True, slots=True)
-class Reveal:
+@frozen(slots=True)
+class Reveal(Frozen):
     """``reveal PLAYER: CARD ...``: the cards left in a hand whose deal was not recorded."""
 
     player: str
@@ -301,8 +303,8 @@ class Claim(NamedTuple):
     amount: int
 
 
-@dataclass(frozen=True, slots=True)
-class Assertion:
+@frozen(slots=True)
+class Assertion(Frozen):
     """``score Ann 12, Bob 3``, ``chips Ann 25``, ``paid Bob 3``, ``pot 17``: what the table
     believed at the end of the hand; ``kcref check`` verifies each figure."""
 
@@ -316,16 +318,16 @@ class Assertion:
     """Column of each claim's amount."""
 
 
-@dataclass(frozen=True, slots=True)
-class Comment:
+@frozen(slots=True)
+class Comment(Frozen):
     """A line holding only a comment (kept for ``kcref fmt``; the referee ignores it)."""
 
     text: str
     span: Span = field(default=NOWHERE, compare=False)
 
 
-@dataclass(frozen=True, slots=True)
-class Blank:
+@frozen(slots=True)
+class Blank(Frozen):
     """An empty line (kept for ``kcref fmt``; the referee ignores it)."""
 
     span: Span = field(default=NOWHERE, compare=False)

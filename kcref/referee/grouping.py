@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import datetime
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any, NamedTuple
 
 from ..model.clip import clip
 from ..model.codes import UNREADABLE
 from ..model.diagnostics import Diagnostic, diagnostic
 from ..model.events import TRIVIA, Event, HandStart, Span, Tag, Turn
+from ..model.frozen import Frozen, frozen
 from ..model.options import (
     DEFAULT_PRESET,
     OPTION_TAGS_BY_NAME,
@@ -50,8 +51,8 @@ class Cut(NamedTuple):
     """The code of the error found there."""
 
 
-@dataclass(frozen=True)
-class HandRecord:
+@frozen()
+class HandRecord(Frozen):
     """One hand of a log with everything needed to judge it."""
 
     path: str

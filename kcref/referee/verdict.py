@@ -5,12 +5,12 @@ A verdict is the :class:`kcref.model.systems.HandResult` that the scoring system
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from ..model.cards import Card
 from ..model.diagnostics import Diagnostic
 from ..model.events import Span
+from ..model.frozen import Frozen, frozen
 from ..model.options import Options
 
 _set = object.__setattr__
@@ -25,8 +25,8 @@ class Penalty(NamedTuple):
     span: Span
 
 
-@dataclass(frozen=True)
-class HandVerdict:
+@frozen()
+class HandVerdict(Frozen):
     """Everything the referee found in one hand.
 
     Chips are conserved: ``sum(stacks_start) + pot_start == sum(stacks_end) + pot_left``.
