@@ -15,6 +15,7 @@ from kcref.engine.bots import play_log
 from kcref.model.diagnostics import Diagnostic
 from kcref.model.events import HandStart, Span, read_hand_start
 from kcref.notation import reader
+from kcref.notation.lexicon import SUPPRESSION_MARK
 from kcref.notation.reader import RUN_LENGTH, Run, read_runs, read_stream, read_text
 from kcref.notation.sourcelines import SourceLines
 from kcref.referee import grouping
@@ -29,6 +30,7 @@ def _flat(items: object) -> list[object]:
         if type(item) is Run:
             assert 0 < len(item.events) <= RUN_LENGTH
             assert item.actions == sum(len(e.actions) for e in item.events if hasattr(e, "actions"))
+            assert item.marked == [e for e in item.events if SUPPRESSION_MARK in e.comment]
             out.extend(item.events)
         else:
             out.append(item)
@@ -48,6 +50,7 @@ def _logs() -> list[tuple[str, str]]:
     # Lines the quick paths decline, syntax errors, comments, suppressions and a line before any hand.
     odd = ("Ann: 4S->N\n" + played.replace("draw", "drwa", 1).replace("deal Bob: ", "deal Bob:  ", 1)
            .replace("\nhand 3", "\n# a comment\nhand 3 # kcref: ignore[KC216]")
+           .replace("\nlayout", " # kcref: ignore[KC208]\nlayout", 1)
            .replace("layout", "layout  ", 1) + "\n\n   \nAnn: pass # kcref: ignore[KC401]\n")
     return [*logs, ("played", played), ("odd", "\ufeff" + odd.replace("\n", "\r\n"))]
 
@@ -66,6 +69,9 @@ def test_runs_hold_the_items_of_a_plain_reading_and_group_alike(name: str, text:
     assert grouped == list(iter_hands(plain, name))
     assert [r.events for r in grouped if isinstance(r, HandRecord)] == [
         r.events for r in iter_hands(plain, name) if isinstance(r, HandRecord)]
+    for record in grouped:
+        if isinstance(record, HandRecord):
+            assert record.marked == tuple(e for e in record.events if SUPPRESSION_MARK in e.comment)  # type: ignore[union-attr]
 
 
 def test_a_hand_too_long_is_cut_at_the_same_line_in_runs(monkeypatch: pytest.MonkeyPatch) -> None:

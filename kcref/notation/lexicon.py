@@ -21,3 +21,6 @@ ASSERTION_WORDS = (*PLAYER_ASSERTION_WORDS, "pot")
 """The words that start an assertion line. They are not reserved: a line whose first name is
 followed by ':' is a turn, so a player may be called Pot (``Pot: pass``)."""
 AMOUNT_RE = r"-?\d{1,9}(?!\w)"  # bounded like a hand number
+SUPPRESSION_MARK = "kcref:"
+"""What a comment must hold to be a suppression (``# kcref: ignore[KC216]``; see
+:mod:`kcref.referee.suppression`): the reader sets aside the lines whose comment holds it."""

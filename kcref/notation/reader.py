@@ -689,6 +689,9 @@ class Run(NamedTuple):
     events: list[Event]
     actions: int
     """The actions of the turns among them."""
+    marked: list[Event]
+    """The events among them whose comment holds :data:`~kcref.notation.lexicon.SUPPRESSION_MARK`,
+    in order (nearly always none): the suppressions need look at no other line of the run."""
 
 
 RUN_LENGTH = 512
@@ -715,7 +718,11 @@ def _reading(  # noqa: C901  # the hot loop, kept in one frame: a known player's
     hand's body come in :class:`Run` values."""
     lineno = 0
     kept: dict[int, str] = {}
+    # The run under way: its events, its turns' actions, its events with a suppression mark.
     run: list[Event] = []
+    counted = 0
+    marked: list[Event] = []
+    mark = lexicon.SUPPRESSION_MARK
     plain = _RUN_KINDS if runs else frozenset()
     unsaid = frozenset({type(None)} if trivia else {type(None), Comment})
     names, known = _name_cache, _spaced_pieces
@@ -756,9 +763,12 @@ def _reading(  # noqa: C901  # the hot loop, kept in one frame: a known player's
                         kept[lineno] = line
                     if runs:
                         run.append(item)
+                        counted += len(actions)
+                        if comment and mark in comment:
+                            marked.append(item)
                         if len(run) >= RUN_LENGTH:
-                            yield _run(run)
-                            run = []
+                            yield Run(run, counted, marked)
+                            run, counted, marked = [], 0, []
                         continue
                     yield item  # not reading in runs: no run is ever open
                     continue
@@ -779,9 +789,13 @@ def _reading(  # noqa: C901  # the hot loop, kept in one frame: a known player's
                 kept[lineno] = line
             if kind in plain:
                 run.append(item)  # type: ignore[arg-type]
+                if kind is Turn:
+                    counted += len(item.actions)  # type: ignore[union-attr]
+                if mark in item.comment:  # type: ignore[union-attr]
+                    marked.append(item)  # type: ignore[arg-type]
                 if len(run) >= RUN_LENGTH:
-                    yield _run(run)
-                    run = []
+                    yield Run(run, counted, marked)
+                    run, counted, marked = [], 0, []
                 continue
             if kind in unsaid:
                 continue
@@ -790,18 +804,13 @@ def _reading(  # noqa: C901  # the hot loop, kept in one frame: a known player's
             lineno = max(lineno, raw.line)  # type: ignore[union-attr]
             item = raw  # type: ignore[assignment]
         if run:
-            yield _run(run)
-            run = []
+            yield Run(run, counted, marked)
+            run, counted, marked = [], 0, []
         yield item  # type: ignore[misc]  # not None: see unsaid
     if run:
-        yield _run(run)
+        yield Run(run, counted, marked)
     if keep is not None:
         keep.add_lines(kept)
-
-
-def _run(events: list[Event]) -> Run:
-    """The run of ``events``, its turns' actions counted (one pass, at its end)."""
-    return Run(events, sum([len(e.actions) for e in events if type(e) is Turn]))
 
 
 def _without_bom(lines: Iterable[str | Diagnostic]) -> Iterator[str | Diagnostic]:

@@ -54,7 +54,9 @@ class SourceLines:
             self._drop_oldest()
 
     def add_lines(self, lines: dict[int, str]) -> None:
-        """Keep these lines, in order, as :meth:`add` would one by one (at one cost for most hands)."""
+        """Keep these lines, in order, as :meth:`add` would one by one (at one cost for most hands).
+
+        ``lines`` is handed over: it may be kept as it is, so the caller must not change it after."""
         if not lines:
             return
         if not self.parts:
@@ -65,7 +67,10 @@ class SourceLines:
             for lineno, text in lines.items():
                 self.add(lineno, text)
             return
-        part.lines.update(lines)
+        if part.lines:
+            part.lines.update(lines)
+        else:
+            part.lines = lines  # nearly every hand's lines come whole: taken as they are, not copied
         part.cost += cost
         self.cost += cost
         while self.cost > self.total_budget and len(self.parts) > 1:

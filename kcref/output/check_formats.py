@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import IO, TYPE_CHECKING, NamedTuple, TextIO
 
 from ..model.clip import clip
@@ -72,6 +72,22 @@ def failing(d: Diagnostic, strict: bool) -> bool:
     """Whether a diagnostic fails the check: an error, or a warning under ``--strict``."""
     severity = d.severity  # not d.is_error: a property call, and every diagnostic of a log may come here
     return severity is _ERROR or (strict and severity is _WARNING)
+
+
+def failing_check(strict: bool) -> Callable[[Diagnostic], bool]:
+    """:func:`failing` as a function of the diagnostic alone, for the pipeline's ``keep`` under
+    --quiet: a module-level function (it goes to worker processes), not a ``partial`` with a
+    keyword, which costs a dict a call, and a log may hold a penalty on every turn."""
+    return _fails_strictly if strict else _fails
+
+
+def _fails(d: Diagnostic) -> bool:
+    return d.severity is _ERROR
+
+
+def _fails_strictly(d: Diagnostic) -> bool:
+    severity = d.severity
+    return severity is _ERROR or severity is _WARNING
 
 
 def settled_line(verdict: HandVerdict) -> str | None:

@@ -10,7 +10,6 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import AbstractContextManager
 from dataclasses import replace
-from functools import partial
 from typing import TYPE_CHECKING, TextIO
 
 from ..files.inputs import Found, Inputs, Problem, display_name
@@ -26,7 +25,7 @@ from ..referee.pipeline import (
     in_workers,
     problem_report,
 )
-from .check_formats import CHECK_FORMATS, JunitPrinter, Printer, failing, unfolded
+from .check_formats import CHECK_FORMATS, JunitPrinter, Printer, failing_check, unfolded
 
 if TYPE_CHECKING:
     from ..files.cache import Cache
@@ -41,6 +40,18 @@ PROGRESS_FILES = 10
 TAKES_ALL: frozenset[type[Printer]] = frozenset({JunitPrinter})
 """Printers whose ``diagnostic`` takes every diagnostic, shown or not (junit sorts them into
 test cases at the end of each file); every other printer does nothing with one it does not show."""
+
+
+def _shown_only(printer: Printer) -> Keep | None:
+    """Which diagnostics the pipeline is to hand on to ``printer`` (all are counted): under
+    --quiet those that fail, with the text printer's settlement lines those it does not fold into
+    them (what its ``shown`` says, asked once a diagnostic: a log may hold a penalty on every
+    turn), else all. A printer that takes every diagnostic (junit) gets them all."""
+    if type(printer) in TAKES_ALL:
+        return None
+    if printer.quiet:
+        return failing_check(printer.strict)
+    return unfolded if printer.wants_hands else None
 
 
 def default_format(environ: Mapping[str, str]) -> str:
@@ -120,10 +131,8 @@ def _whole(inputs: Inputs, printer: Printer, jobs: int, count: int, progress: Pr
            configs: Configs | None = None, cache: Cache | None = None) -> list[FileReport]:
     """Reports that come back whole (from worker processes, or behind a progress bar), printed in order."""
     # --quiet shows only what fails: the workers need not send the rest back; nor the penalties
-    # that the text printer sums up from the verdicts (wants_hands: only it wants them).
-    # A printer that takes every diagnostic (junit) gets them all back, as a streamed check gives them.
-    keep = None if type(printer) in TAKES_ALL else (
-        partial(failing, strict=printer.strict) if printer.quiet else unfolded if printer.wants_hands else None)
+    # that the text printer sums up from the verdicts.
+    keep = _shown_only(printer)
     results: Iterable[FileReport]
     if cache is None:
         results = check_inputs(inputs, jobs=jobs, keep_hands=printer.wants_hands, keep=keep, configs=configs)
@@ -180,7 +189,7 @@ def _streamed(inputs: Inputs, printer: Printer, configs: Configs | None = None,
     # Under --quiet most diagnostics (a penalty on many turns) are not shown: the pipeline then
     # only counts them, without fetching their source lines or handing them to the printer.
     # So too the penalties that the text printer sums up per hand (see Printer.wants_hands).
-    keep = printer.shown if (printer.quiet or printer.wants_hands) and type(printer) not in TAKES_ALL else None
+    keep = _shown_only(printer)
     on_hand = printer.hand if printer.wants_hands else None
     for entry in inputs.entries:
         if isinstance(entry, Found):

@@ -26,7 +26,7 @@ from ..model.options import (
 )
 from ..model.patterns import lazy_pattern
 from ..model.words import did_you_mean, plural
-from ..notation.lexicon import KEYWORDS
+from ..notation.lexicon import KEYWORDS, SUPPRESSION_MARK
 from ..notation.reader import Item, Run, is_name
 
 _new = object.__new__
@@ -72,6 +72,9 @@ class HandRecord(Frozen):
     """The hand's events after its ``hand`` line, without comments and blank lines."""
     cut: Cut | None = None
     """The first line that cannot be judged, if any: the hand is replayed up to it only."""
+    marked: tuple[Event, ...] = ()
+    """The events among ``events`` whose comment holds :data:`~kcref.notation.lexicon.SUPPRESSION_MARK`,
+    in order, set aside as they are read: the only ones whose suppressions are to be read."""
 
     @property
     def number(self) -> int | None:
@@ -281,6 +284,8 @@ class _Grouping:
         self.ctx = _Context(defaults)
         self.current: HandStart | None = None
         self.events: list[Event] = []
+        self.marked: list[Event] = []
+        """The events of ``events`` with a suppression mark (see :attr:`HandRecord.marked`)."""
         self.cut: Cut | None = None
         self.size = 0
         """Lines and actions of the current hand so far (KC505 past MAX_HAND_ITEMS)."""
@@ -322,6 +327,8 @@ class _Grouping:
                 if open_hand and grown < limit:
                     events += run
                     size = grown
+                    if item.marked:  # type: ignore[union-attr]
+                        self.marked += item.marked  # type: ignore[union-attr]
                     continue
                 self.size = size
                 yield from self.take(run)
@@ -335,6 +342,8 @@ class _Grouping:
             elif open_hand and size < limit:
                 size += 1 + len(item.actions) if kind is Turn else 1  # type: ignore[union-attr,arg-type]
                 events.append(item)  # type: ignore[arg-type]
+                if SUPPRESSION_MARK in item.comment:  # type: ignore[union-attr]
+                    self.marked.append(item)  # type: ignore[arg-type]
                 if size >= limit:
                     self.size = size
                     yield self.too_long(item)  # type: ignore[arg-type]
@@ -358,7 +367,8 @@ class _Grouping:
         record = _new(HandRecord)
         _set(record, "__dict__", {"path": self.path, "index": self.index, "start": current, "players": players,
                                   "dealer": self.dealer or 0, "options": options, "rules": rules, "tags": tags,
-                                  "events": tuple(self.events), "cut": at})
+                                  "events": tuple(self.events), "cut": at,
+                                  "marked": tuple(self.marked)})
         return record
 
     def diagnostic(self, item: Diagnostic) -> _Found:
@@ -383,7 +393,7 @@ class _Grouping:
         if done is not None:
             yield done
         self.index += 1
-        self.current, self.events, self.cut, self.size = item, [], None, 0
+        self.current, self.events, self.marked, self.cut, self.size = item, [], [], None, 0
         ctx = self.ctx
         players = ctx.players or ()
         if not ctx.players_seen and not self.reported_no_players:

@@ -141,9 +141,8 @@ class _Check:
                 start = item.start
                 if MARK in start.comment:
                     later.append((start.span.line, start.comment))
-                for event in item.events:  # never a Comment nor a Blank: the grouping drops them
-                    if MARK in event.comment:  # type: ignore[union-attr]
-                        later.append((event.span.line, event.comment))  # type: ignore[union-attr]
+                for event in item.marked:
+                    later.append((event.span.line, event.comment))  # type: ignore[union-attr]
                 if later:
                     self.note_suppressions()
                 self.judged.append(item)

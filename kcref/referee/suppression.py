@@ -14,8 +14,9 @@ from ..model.clip import clip
 from ..model.diagnostics import Diagnostic, diagnostic
 from ..model.patterns import lazy_pattern
 from ..model.words import names_list, noun
+from ..notation.lexicon import SUPPRESSION_MARK
 
-MARK = "kcref:"
+MARK = SUPPRESSION_MARK
 """What a comment must hold to be looked at more closely."""
 UNUSED = "KC007"
 
