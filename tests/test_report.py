@@ -7,8 +7,10 @@ from __future__ import annotations
 import functools
 import json
 import os
+import signal
 import subprocess
 import sys
+import time
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -312,31 +314,84 @@ def test_watch_rebuilds_when_a_log_changes(tmp_path: Path) -> None:
     assert built == [1, 1, 2]
 
 
-def test_watch_command_rebuilds_and_stops_on_ctrl_c(tmp_path: Path) -> None:
-    import signal
-    import time
+def _take_ctrl_c() -> None:
+    # In the child, before exec: an ignored signal stays ignored across exec, and a shell without
+    # job control starts its background jobs (`pytest &`) with SIGINT ignored, so Python would
+    # install no KeyboardInterrupt handler and the watch would never see the Ctrl-C sent to it.
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
+
+def _start_watch(log: Path, page: Path) -> subprocess.Popen[str]:
+    """``kcref report --watch LOG -o PAGE``, taking SIGINT as at a terminal, whatever the tests'
+    own disposition of it."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    return subprocess.Popen([sys.executable, "-m", "kcref", "report", "--watch", str(log), "-o", str(page)],
+                            cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=_take_ctrl_c)
+
+
+def _ctrl_c(p: subprocess.Popen[str], timeout: float = 60) -> str:
+    """Send SIGINT to the watch and give its standard error once it has ended; one still running
+    ``timeout`` seconds later is killed (not left behind) and the test fails."""
+    p.send_signal(signal.SIGINT)
+    try:
+        _, err = p.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        _, err = p.communicate()
+        pytest.fail(f"kcref report --watch still ran {timeout:g} s after SIGINT; its standard error:\n{err}")
+    return err
+
+
+def _replace_text(path: Path, text: str) -> None:
+    # Whole or not at all, as an editor saves: a poll between write_text's truncation and its
+    # write would see an empty log, and rebuild once more.
+    new = path.with_name(path.name + ".new")
+    new.write_text(text, encoding="utf-8")
+    os.replace(new, path)
+
+
+def test_watch_command_rebuilds_and_stops_on_ctrl_c(tmp_path: Path) -> None:
     log, page = tmp_path / "night.log", tmp_path / "night.html"
     log.write_text(COMMERCIAL.read_text(encoding="utf-8"), encoding="utf-8")
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    p = subprocess.Popen([sys.executable, "-m", "kcref", "report", "--watch", str(log), "-o", str(page)], cwd=ROOT,
-                         env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    p = _start_watch(log, page)
     try:
         deadline = time.monotonic() + 60
         while not page.exists() and time.monotonic() < deadline:
             time.sleep(0.1)
         assert page.exists()
         assert "Fran counted the pot" in page.read_text(encoding="utf-8")
-        log.write_text(log.read_text(encoding="utf-8").replace("Fran counted the pot", "Fran counted the chips"),
-                       encoding="utf-8")
+        _replace_text(log, log.read_text(encoding="utf-8").replace("Fran counted the pot", "Fran counted the chips"))
         while "Fran counted the chips" not in page.read_text(encoding="utf-8") and time.monotonic() < deadline:
             time.sleep(0.1)
         assert "Fran counted the chips" in page.read_text(encoding="utf-8")
     finally:
-        p.send_signal(signal.SIGINT)
-        _, err = p.communicate(timeout=60)
+        err = _ctrl_c(p)
     assert p.returncode == 0, err
     assert err.count("wrote") == 2 and "stopped" in err
+    assert not list(tmp_path.glob(".kcref-*.tmp"))
+
+
+def test_watch_command_stops_on_ctrl_c_when_the_tests_ignore_it(tmp_path: Path) -> None:
+    """Tests run as a background job of a shell without job control have SIGINT ignored, and a
+    child inherits that: the watch they start must take Ctrl-C all the same."""
+    log, page = tmp_path / "night.log", tmp_path / "night.html"
+    log.write_text(COMMERCIAL.read_text(encoding="utf-8"), encoding="utf-8")
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        p = _start_watch(log, page)
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    try:
+        deadline = time.monotonic() + 60
+        while not page.exists() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert page.exists()
+    finally:
+        err = _ctrl_c(p, timeout=20)
+    assert p.returncode == 0, err
+    assert err.endswith("kcref report: stopped\n")
+    assert not list(tmp_path.glob(".kcref-*.tmp"))
 
 
 def test_running_chart_is_well_formed_and_escaped() -> None:
