@@ -15,7 +15,6 @@ from typing import NamedTuple
 
 from ..engine.carry import ChipCarry, carry_in
 from ..engine.faults import IllegalAction
-from ..engine.moves import in_order
 from ..engine.table import Table, Unchecked
 from ..engine.turns import (
     declare_blocked,
@@ -360,8 +359,9 @@ def _column(cols: tuple[int, ...], step: int | None, span: Span) -> int:
 
 
 def _cards_left(t: Table) -> tuple[tuple[Card, ...] | int, ...]:
-    # The winner's empty hand (one a hand) needs no sorting.
-    return tuple([(tuple(in_order(h.known)) if h.known else ()) if not h.unknown else len(h) for h in t.holdings])
+    # The winner's empty hand (one a hand) needs no sorting; sorted() is in_order() without its
+    # call (a card is its place in DECK), once a seat in every hand.
+    return tuple([(tuple(sorted(h.known)) if h.known else ()) if not h.unknown else len(h) for h in t.holdings])
 
 
 def _unchecked_message(t: Table) -> str:
