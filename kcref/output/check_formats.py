@@ -70,8 +70,7 @@ _ERROR, _WARNING = Severity.ERROR, Severity.WARNING
 
 def failing(d: Diagnostic, strict: bool) -> bool:
     """Whether a diagnostic fails the check: an error, or a warning under ``--strict``."""
-    severity = d.severity  # not d.is_error: a property call, and every diagnostic of a log may come here
-    return severity is _ERROR or (strict and severity is _WARNING)
+    return failing_check(strict)(d)
 
 
 def failing_check(strict: bool) -> Callable[[Diagnostic], bool]:
@@ -81,6 +80,7 @@ def failing_check(strict: bool) -> Callable[[Diagnostic], bool]:
     return _fails_strictly if strict else _fails
 
 
+# Not d.is_error: a property call, and every diagnostic of a log may come here.
 def _fails(d: Diagnostic) -> bool:
     return d.severity is _ERROR
 
