@@ -102,7 +102,7 @@ def test_verbose_json_and_sarif_name_the_files_in_force(above: Path) -> None:
         assert properties["configurations"] == ["kcref.toml", "nights/pyproject.toml"]
         assert properties["ignored"] == {"KC310": 1, "KC313": 1}  # other.log only: KC3 selected in nights/
         status, out, err = run("check", "-v", "--isolated", "--format", "json", "other.log")
-        assert err == "kcref check: configuration: none (the built-in settings)\n"
+        assert status == 1 and err == "kcref check: configuration: none (the built-in settings)\n"
         assert json.loads(out)["configurations"] == []
 
 
