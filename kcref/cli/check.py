@@ -119,7 +119,8 @@ def command(ctx: click.Context, files: tuple[str, ...], fmt: str | None, globs: 
       cat night.log | kcref check -
 
     Settings may also come from a kcref.toml or a pyproject.toml's [tool.kcref] table, found
-    upwards from each file's folder (docs/config.md); the command line wins over the file.
+    upwards from each file's folder, never above its repository (docs/config.md); the command
+    line wins over the file, and --verbose names the files in force.
     """
     import os
 
