@@ -78,7 +78,7 @@ def test_quiet_and_strict(in_root: Path) -> None:
     code, out = run("check", "--quiet", "samples/commercial-night.log", "samples/invalid/no-hand.log")
     assert code == 0 and out == ""
     code, out = run("check", "--quiet", "--strict", "--no-source", "samples/invalid/no-hand.log")
-    assert code == 1 and out == "samples/invalid/no-hand.log:1:1: warning KC004 the file holds no hand (a hand starts with a 'hand' line)\n"
+    assert code == 1 and out == "samples/invalid/no-hand.log:2:1: warning KC004 the file holds no hand (a hand starts with a 'hand' line)\n"
     code, out = run("check", "--quiet", "--no-source", "samples/invalid/illegal-plays.log")
     assert code == 1 and len(out.splitlines()) == 4 and all(" error KC3" in line for line in out.splitlines())
 

@@ -3,9 +3,15 @@ that silences nothing is a KC007 warning."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from kcref.cli import main
 from kcref.files.config import Config
 from kcref.model.codes import Severity
 from kcref.referee.pipeline import check_text
+from tests.util import ROOT
 
 PLAYERS = '[Players "Ann, Bob"]'
 HAND = "hand 1\nlayout N:9D E:JS S:3C W:KC\n"
@@ -21,8 +27,9 @@ def found(text: str, config: Config | None = None) -> list[tuple[int, str]]:
 def test_a_suppression_silences_its_codes_on_its_line_only() -> None:
     log = f"{PLAYERS}\n{HAND}Ann: 8D->N; draw  # kcref: ignore[KC301]\n"
     assert found(log.replace("  # kcref: ignore[KC301]", "")) == [(4, "KC301")]
-    assert found(log) == []
-    assert check_text(log).errors == 0  # silenced: not counted either
+    # Silenced, not counted either; but the replay still stops there, and a note says so.
+    assert found(log) == [(4, "KC504")]
+    assert check_text(log).errors == 0
     elsewhere = log.replace("  # kcref: ignore[KC301]", "").replace("W:KC\n", "W:KC  # kcref: ignore[KC301]\n")
     assert found(elsewhere) == [(3, "KC007"), (4, "KC301")]
 
@@ -61,3 +68,50 @@ def test_a_syntax_error_line_and_the_configuration() -> None:
 def test_a_comment_that_only_mentions_kcref_is_no_suppression() -> None:
     log = f"{PLAYERS}\n{HAND}{OUT}".replace("2S->N\n", "2S->N  # kcref: checked by hand\n")
     assert found(log) == []
+
+
+FRIDAY = "\n\n".join((ROOT / "samples" / "invalid" / "illegal-plays.log").read_text(encoding="utf-8")
+                   .split("\n\n")[:2]) + "\n"
+"""The header and hand 1 of the Friday log: Bob's 5S->E on line 14 is a rule error (KC301)."""
+
+
+def test_a_suppressed_rule_error_still_stops_the_replay_and_says_so(tmp_path: Path) -> None:
+    silenced = FRIDAY.replace("draw 7S  # 5S, not 5H: black on black", "draw 7S # kcref: ignore[KC301]")
+    # Later in the hand Cy plays the King of hearts a second time: not judged, the replay stopped.
+    silenced = silenced.replace("Cy: 8S->NE;", "Cy: KH->N; 8S->NE;")
+    assert silenced.count("KH->") == 2 and "ignore[KC301]" in silenced
+    report = check_text(silenced)
+    assert [(d.line, d.column, d.code, d.severity) for d in report.diagnostics] == [
+        (14, 6, "KC504", Severity.INFO)]
+    assert report.diagnostics[0].message == (
+        "hand 1 is not refereed past line 14: its rule error KC301 is suppressed there, not fixed")
+    assert report.errors == 0 and report.suppressed == {"KC301": 1}
+    log = tmp_path / "friday.log"
+    log.write_text(silenced, encoding="utf-8")
+    result = CliRunner().invoke(main, ["check", "--isolated", "--no-source", str(log)])
+    assert result.exit_code == 0  # suppressed means suppressed, but not unseen:
+    assert result.output.endswith("1 file, 1 hand, 0 errors, 0 warnings, 0 penalties, 1 note; 1 error suppressed\n")
+    # The note is a diagnostic of its own: a suppression that names it too silences it.
+    both = silenced.replace("ignore[KC301]", "ignore[KC301, KC504]")
+    assert check_text(both).diagnostics == [] and check_text(both).suppressed == {"KC301": 1, "KC504": 1}
+
+
+def test_a_suppressed_error_that_stops_nothing_gets_no_note() -> None:
+    log = f"{PLAYERS}\n{HAND}{OUT}".replace("hand 1\n", "hand 1 dealer Zed  # kcref: ignore[KC205]\n")
+    assert found(log.replace("  # kcref: ignore[KC205]", ""))[0] == (2, "KC205")
+    # A set-up error cuts the hand: its own KC504 note stays, with or without the suppression.
+    assert found(log) == [(2, "KC504")]
+    assumed = f"{PLAYERS}\n{HAND}{OUT}score Ann 0  # kcref: ignore[KC601]\n"
+    assert found(assumed.replace("  # kcref: ignore[KC601]", "")) == [(5, "KC601")]
+    assert found(assumed) == []  # an assertion's error stops no replay
+
+
+def test_a_comment_alone_silences_nothing() -> None:
+    alone = f"# kcref: ignore[KC004]\n{PLAYERS}\n"
+    assert found(alone) == [(2, "KC004")]
+    assert found(f"\n  # kcref: ignore[KC004]\n{PLAYERS}\n") == [(3, "KC004")]
+    # A trailing one on the log's first line does: that is where KC004 points.
+    assert found(f"# the header only\n\n{PLAYERS}  # kcref: ignore[KC004]\n") == []
+    # Nor does one alone above a line with an error.
+    log = f"{PLAYERS}\n{HAND}# kcref: ignore[KC301]\nAnn: 8D->N; draw\n"
+    assert found(log) == [(5, "KC301")]

@@ -73,7 +73,8 @@ CODES_HELP = "(comma-separated code prefixes such as KC2 or KC216; repeatable)"
 @click.option("--strict/--no-strict", default=None,
               help="Treat warnings as errors (--no-strict: not, whatever the configuration says).")
 @click.option("--verbose", "-v", is_flag=True,
-              help="Text format: print each penalty on its own line (by default a hand's penalties make one line).")
+              help="Name the configuration files in force (on standard error); text format: print each penalty "
+                   "on its own line (by default a hand's penalties make one line).")
 @click.option("--no-source", is_flag=True, help="Do not show the source line and caret under each message.")
 @click.option("--exit-zero", is_flag=True,
               help="Exit 0 even when errors are found (2 still means bad usage or a file that cannot be read).")
@@ -118,11 +119,12 @@ def command(ctx: click.Context, files: tuple[str, ...], fmt: str | None, globs: 
       cat night.log | kcref check -
 
     Settings may also come from a kcref.toml or a pyproject.toml's [tool.kcref] table, found
-    upwards from each file's folder (docs/config.md); the command line wins over the file.
+    upwards from each file's folder, never above its repository (docs/config.md); the command
+    line wins over the file, and --verbose names the files in force.
     """
     import os
 
-    from ..files.config import Config, ConfigError, Finder
+    from ..files.config import Config, ConfigError, Finder, in_force
     from ..model.status import ExitStatus
     from ..output.check_report import default_format, run_check
 
@@ -139,6 +141,12 @@ def command(ctx: click.Context, files: tuple[str, ...], fmt: str | None, globs: 
     except ConfigError as exc:
         raise Failed(f"kcref check: {exc}") from None
     fmt = here.format or ("text" if statistics else default_format(os.environ))
+    in_use = in_force([here, *configs.values()])
+    if verbose:
+        from ..model.diagnostics import printable
+
+        for path in in_use or ["none (the built-in settings)"]:
+            click.echo(f"kcref check: configuration: {printable(path)}", err=True)
     if statistics:
         from ..output.check_statistics import STATISTICS_FORMATS
 
@@ -153,7 +161,7 @@ def command(ctx: click.Context, files: tuple[str, ...], fmt: str | None, globs: 
     status = run_check(inputs, fmt, out, jobs=here.jobs or 1, quiet=quiet, strict=bool(here.strict),
                        show_source=not no_source, verbose=verbose,
                        progress=progress_bar if stderr_is_terminal() else None, configs=configs.__getitem__,
-                       statistics=statistics, cache=cache)
+                       statistics=statistics, cache=cache, configurations=in_use)
     ctx.exit(ExitStatus.OK if exit_zero and status is ExitStatus.FOUND else status)
 
 

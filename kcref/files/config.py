@@ -1,5 +1,8 @@
 """kcref's configuration: a ``kcref.toml`` (top-level keys) or a ``[tool.kcref]`` table in
-``pyproject.toml``, found upwards from each checked file's folder as ruff finds its own.
+``pyproject.toml``, found upwards from each checked file's folder as ruff finds its own, but
+never above the file's repository (the first folder upwards holding ``.git``, a folder or a
+file) or, outside any repository, above the working folder: a file left in the temporary
+folder or the home folder must not decide what a check inside a repository reports.
 
 The closest file wins, ``kcref.toml`` before ``pyproject.toml`` in the same folder, and a
 ``pyproject.toml`` without a ``[tool.kcref]`` table does not count. Each folder is searched
@@ -26,6 +29,9 @@ KCREF_TOML = "kcref.toml"
 PYPROJECT = "pyproject.toml"
 CONFIG_NAMES = (KCREF_TOML, PYPROJECT)
 """The files that may hold a configuration, in the order each folder is asked."""
+REPOSITORY_MARK = ".git"
+"""What makes a folder the root of a repository (a folder, or a file in a git worktree): the
+search for a configuration goes no higher."""
 
 _MAY_HOLD_TABLE = (r'(?m)^[ \t]*(\[[ \t]*"?tool"?[ \t]*(\]|\.[ \t]*"?kcref"?)'
                    r'|"?tool"?[ \t]*(\.[ \t]*"?kcref"?|=))')
@@ -96,6 +102,13 @@ def _strings(value: object) -> tuple[str, ...]:
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
         raise ValueError(f"expected a list of strings, not {_toml_type(value)}")
     return tuple(value)
+
+
+def _folder(value: object) -> str:
+    name = _string(value)
+    if not name or "\0" in name:
+        raise ValueError("expected a folder name (not empty, without NUL characters)")
+    return name
 
 
 def _bool(value: object) -> bool:
@@ -174,7 +187,7 @@ KEYS: dict[str, Key] = {
     "format": Key("format", _string, "the output format of kcref check"),
     "jobs": Key("jobs", _jobs, "parallel processes for kcref check"),
     "cache": Key("cache", _bool, "keep a cache of unchanged files' results (default: true)"),
-    "cache-dir": Key("cache_dir", _string, "the folder of that cache (default: .kcref_cache)"),
+    "cache-dir": Key("cache_dir", _folder, "the folder of that cache (default: .kcref_cache)"),
 }
 """Every key a configuration may hold, as written in the file."""
 
@@ -215,8 +228,13 @@ def _parse(path: str) -> dict[str, Any]:
             return tomllib.load(f)
     except OSError as exc:
         raise ConfigError(printable(f"{path}: cannot read: {exc.strerror or exc}")) from None
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-        raise ConfigError(printable(f"{path}: not valid TOML: {exc}")) from None
+    except RecursionError:
+        raise ConfigError(printable(f"{path}: not valid TOML: arrays or tables nested too deeply")) from None
+    except ValueError as exc:
+        # Beside the parser's own errors: an integer of more digits than Python reads from text.
+        reason = str(exc) if isinstance(exc, (tomllib.TOMLDecodeError, UnicodeDecodeError)) else (
+            "a number too long to read")
+        raise ConfigError(printable(f"{path}: not valid TOML: {reason}")) from None
 
 
 def load(path: str) -> Config | None:
@@ -260,8 +278,8 @@ def scoring_config(config: Config) -> Config:
 
 class Finder:
     """The configuration of each checked file: the closest file upwards from its folder (each
-    folder asked once), or the one file given (``--config``), or none (``isolated``); with the
-    command line's settings (``overrides``) over it."""
+    folder asked once) up to the top of its search (see :meth:`top`), or the one file given
+    (``--config``), or none (``isolated``); with the command line's settings (``overrides``) over it."""
 
     def __init__(self, overrides: Config = NO_CONFIG, *, config_file: str | None = None,
                  isolated: bool = False) -> None:
@@ -274,15 +292,20 @@ class Finder:
             if found is None:
                 raise ConfigError(printable(f"{config_file}: holds no [tool.kcref] table"))
             self.fixed = overrides.over(found)
+        self.here = os.path.abspath(os.curdir)
         self._by_folder: dict[str, Config] = {}
+        self._roots: dict[str, str | None] = {}
 
     def for_folder(self, folder: str) -> Config:
         """The configuration of the files in ``folder`` (the command line's over the closest file's)."""
         if self.fixed is not None:
             return self.fixed
         folder = os.path.abspath(folder)
+        top = self.top(folder)
         asked: list[str] = []
         found: Config | None = None
+        # A folder met on the way up shares the top of this search (the same repository, or
+        # the same working folder), so its answer, once known, is this one's too.
         while True:
             known = self._by_folder.get(folder)
             if known is not None:
@@ -294,7 +317,7 @@ class Finder:
                 found = self.overrides.over(file)
                 break
             parent = os.path.dirname(folder)
-            if parent == folder:
+            if folder == top or parent == folder:
                 found = self.overrides.over(NO_CONFIG)
                 break
             folder = parent
@@ -306,6 +329,36 @@ class Finder:
         """The configuration of the file at ``path`` (``-``, standard input: the working folder's)."""
         return self.for_folder(os.path.dirname(path) or "." if path != "-" else ".")
 
+    def top(self, folder: str) -> str:
+        """The highest folder searched for the configuration of the files in ``folder`` (an
+        absolute path): the root of its repository; outside any repository, the working folder
+        when ``folder`` lies within it, else ``folder`` itself."""
+        root = self.repository(folder)
+        if root is not None:
+            return root
+        return self.here if _within(folder, self.here) else folder
+
+    def repository(self, folder: str) -> str | None:
+        """The root of the repository ``folder`` (an absolute path) lies in: the first folder
+        upwards holding :data:`REPOSITORY_MARK`; ``None`` outside any repository."""
+        asked: list[str] = []
+        root: str | None = None
+        while True:
+            if folder in self._roots:
+                root = self._roots[folder]
+                break
+            asked.append(folder)
+            if os.path.lexists(os.path.join(folder, REPOSITORY_MARK)):
+                root = folder
+                break
+            parent = os.path.dirname(folder)
+            if parent == folder:
+                break
+            folder = parent
+        for each in asked:
+            self._roots[each] = root
+        return root
+
     @staticmethod
     def _file_in(folder: str) -> Config | None:
         for name in CONFIG_NAMES:
@@ -315,3 +368,15 @@ class Finder:
                 if found is not None:
                     return found
         return None
+
+
+def _within(folder: str, above: str) -> bool:
+    """Whether the absolute path ``folder`` is ``above`` or lies below it."""
+    folder, above = os.path.normcase(folder), os.path.normcase(above)
+    return folder == above or folder.startswith(above.rstrip(os.sep) + os.sep)
+
+
+def in_force(configs: Iterable[Config]) -> list[str]:
+    """The configuration files read among ``configs``, each once, in the order met (a
+    configuration without a file, the built-in defaults, names none)."""
+    return list(dict.fromkeys(c.path for c in configs if c.path is not None))

@@ -20,7 +20,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from ..files.cache import Cache
-from ..model.codes import Severity
+from ..model.codes import BY_CODE, Severity
 from ..model.diagnostics import Diagnostic
 from ..referee.pipeline import FileReport, Keep, check_file
 from .check_formats import Printer, settled_line
@@ -82,7 +82,7 @@ def record(path: str, config: Config | None, printer: Printer | None = None,
     entry = {"diagnostics": [[d.line, d.column, d.severity.value, d.code, d.message, d.source] for d in diagnostics],
              "hand_lines": list(report.hand_lines), "settled": settled,
              "counts": [report.counts[s] for s in SEVERITIES], "penalties": report.penalties,
-             "unreadable": report.unreadable}
+             "unreadable": report.unreadable, "ignored": dict(report.ignored), "suppressed": dict(report.suppressed)}
     return report, entry
 
 
@@ -128,9 +128,12 @@ def decoded(path: str, entry: Entry, shown: bool = True) -> CachedReport | None:
             return None
         settled = [(int(pos), int(index), str(text)) for pos, index, text in entry["settled"]]
         counts: Counter[Severity] = Counter({s: int(n) for s, n in zip(SEVERITIES, entry["counts"], strict=True) if n})
+        hidden = [Counter({code: int(n) for code, n in entry[why].items() if code in BY_CODE})
+                  for why in ("ignored", "suppressed")]
         return CachedReport(path, diagnostics=diagnostics, hand_lines=array("q", entry["hand_lines"]), counts=counts,
-                            penalties=int(entry["penalties"]), unreadable=bool(entry["unreadable"]), settled=settled)
-    except (KeyError, TypeError, ValueError, OverflowError):
+                            penalties=int(entry["penalties"]), unreadable=bool(entry["unreadable"]), settled=settled,
+                            ignored=hidden[0], suppressed=hidden[1])
+    except (KeyError, TypeError, ValueError, OverflowError, AttributeError):
         return None
 
 
@@ -151,4 +154,4 @@ def replay(printer: Printer, report: CachedReport, keep: Keep | None) -> FileRep
         for _, index, text in settled[told:]:
             settle(path, lines[index], text)
     return FileReport(path, hand_lines=report.hand_lines, counts=report.counts, penalties=report.penalties,
-                      unreadable=report.unreadable)
+                      unreadable=report.unreadable, ignored=report.ignored, suppressed=report.suppressed)

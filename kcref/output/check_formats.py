@@ -15,11 +15,12 @@ from __future__ import annotations
 
 import functools
 import re
+from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from typing import IO, TYPE_CHECKING, NamedTuple, TextIO
 
 from ..model.clip import clip
-from ..model.codes import Severity
+from ..model.codes import BY_CODE, Severity
 from ..model.diagnostics import (
     MESSAGE_LIMIT,
     REPLACEMENT,
@@ -30,7 +31,7 @@ from ..model.diagnostics import (
     log_command,
     printable,
 )
-from ..model.words import plural
+from ..model.words import names_list, plural
 from .diagnostic_lines import format_github, format_located, format_text
 from .settlement import settlement_line
 
@@ -46,17 +47,54 @@ ERROR = Severity.ERROR
 
 
 def summary(reports: Sequence[FileReport]) -> str:
-    """``12 files, 87 hands, 2 errors, 1 warning, 5 penalties, 3 notes``."""
+    """``12 files, 87 hands, 2 errors, 1 warning, 5 penalties, 3 notes``, and what was not
+    shown, when anything was: ``; 3 errors ignored by configuration; 1 error suppressed``."""
     def count(sev: Severity) -> int:
         return sum(r.count(sev) for r in reports)
 
     penalties = sum(r.penalties for r in reports)
-    return ", ".join([
+    shown = ", ".join([
         plural(len(reports), "file"), plural(sum(r.hand_count for r in reports), "hand"),
         plural(count(Severity.ERROR), "error"), plural(count(Severity.WARNING), "warning"),
         plural(penalties, "penalty", "penalties"),
         plural(count(Severity.INFO) - penalties, "note"),
     ])
+    for counts, how in ((hidden(reports, "ignored"), "ignored by configuration"),
+                        (hidden(reports, "suppressed"), "suppressed")):
+        if counts:
+            shown += f"; {names_list(hidden_kinds(counts))} {how}"
+    return shown
+
+
+HIDDEN = ("ignored", "suppressed")
+"""Why a diagnostic found was not shown nor counted, as :class:`FileReport` counts them: the
+configuration's ``select``/``ignore``, or a ``# kcref: ignore[...]`` comment on its line."""
+
+
+def hidden(reports: Sequence[FileReport], why: str) -> Counter[str]:
+    """How many diagnostics of each code the reports left out for ``why`` (one of :data:`HIDDEN`)."""
+    total: Counter[str] = Counter()
+    for r in reports:
+        total.update(getattr(r, why))
+    return total
+
+
+def hidden_kinds(counts: Counter[str]) -> list[str]:
+    """``3 errors``, ``1 penalty``...: ``counts`` (by code) by kind, as the summary names them,
+    those there are only."""
+    kinds = dict.fromkeys(("error", "warning", "penalty", "note"), 0)
+    for code, n in counts.items():
+        severity = BY_CODE[code].severity
+        kind = "error" if severity is ERROR else "warning" if severity is Severity.WARNING else (
+            "penalty" if code.startswith("KC4") else "note")
+        kinds[kind] += n
+    return [plural(n, kind, "penalties" if kind == "penalty" else None) for kind, n in kinds.items() if n]
+
+
+def hidden_by_code(report: FileReport, why: str) -> dict[str, int]:
+    """What ``report`` left out for ``why`` (one of :data:`HIDDEN`): a count by code, in code order."""
+    counts: Counter[str] = getattr(report, why)
+    return {code: counts[code] for code in sorted(counts) if counts[code]}
 
 
 def unfolded(d: Diagnostic) -> bool:
@@ -103,6 +141,9 @@ def settled_line(verdict: HandVerdict) -> str | None:
 
 class Printer:
     """Plain text: ``path:line:col: severity CODE message``, the source line, a caret."""
+
+    configurations: Sequence[str] = ()
+    """The configuration files in force (machine formats name them in their metadata)."""
 
     def __init__(self, out: TextIO, show_source: bool = True, quiet: bool = False, strict: bool = False,
                  verbose: bool = False) -> None:
@@ -215,10 +256,12 @@ class JsonPrinter(Printer):
     def finish(self, reports: Sequence[FileReport]) -> None:
         files = [{"path": r.path, "hands": r.hand_count, "errors": r.count(Severity.ERROR),
                   "warnings": r.count(Severity.WARNING), "penalties": r.penalties,
-                  "notes": r.count(Severity.INFO) - r.penalties} for r in reports]
+                  "notes": r.count(Severity.INFO) - r.penalties,
+                  **{why: hidden_by_code(r, why) for why in HIDDEN}} for r in reports]
         head = "\n  ]" if self.written else '{\n  "diagnostics": []'
         self.out.write(f'{head},\n  "files": {json_text(files, level=1)},\n'
-                       f'  "summary": {json_text(summary(reports), level=1)}\n}}\n')
+                       f'  "summary": {json_text(summary(reports), level=1)},\n'
+                       f'  "configurations": {json_text(list(self.configurations), level=1)}\n}}\n')
 
 
 class JunitPrinter(Printer):
@@ -381,8 +424,12 @@ class SarifPrinter(Printer):
         driver = {"name": "kcref", "version": VERSION, "semanticVersion": VERSION,
                   "informationUri": "https://pypi.org/project/kcref/",
                   "rules": [rule_descriptor(code) for code in sorted(self.codes)]}
+        # The configuration files in force, and what was found but not reported (by code).
+        properties = {"configurations": list(self.configurations),
+                      **{why: dict(sorted(hidden(reports, why).items())) for why in HIDDEN}}
         self.out.write(("\n    ]" if self.written else "]") + ',\n    "tool": '
-                       + json_text({"driver": driver}, level=2) + "\n  }]\n}\n")
+                       + json_text({"driver": driver}, level=2) + ',\n    "properties": '
+                       + json_text(properties, level=2) + "\n  }]\n}\n")
 
 
 GITLAB_SEVERITIES = {Severity.ERROR: "major", Severity.WARNING: "minor", Severity.INFO: "info"}

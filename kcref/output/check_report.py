@@ -7,7 +7,7 @@ and prints in the order given.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import replace
 from typing import TYPE_CHECKING, TextIO
@@ -61,7 +61,8 @@ def default_format(environ: Mapping[str, str]) -> str:
 
 def run_check(inputs: Inputs, fmt: str, out: TextIO, *, jobs: int = 1, quiet: bool = False, strict: bool = False,
               show_source: bool = True, progress: Progress | None = None, verbose: bool = False,
-              configs: Configs | None = None, statistics: bool = False, cache: Cache | None = None) -> ExitStatus:
+              configs: Configs | None = None, statistics: bool = False, cache: Cache | None = None,
+              configurations: Sequence[str] = ()) -> ExitStatus:
     """Check ``inputs`` and print the results on ``out`` in the format named ``fmt``
     (:data:`CHECK_FORMATS`); ``progress``, if given, shows the files going by when there are
     at least :data:`PROGRESS_FILES`; ``verbose`` prints each penalty on its own in the text format
@@ -70,7 +71,8 @@ def run_check(inputs: Inputs, fmt: str, out: TextIO, *, jobs: int = 1, quiet: bo
     (``fmt``: one of :data:`~kcref.output.check_statistics.STATISTICS_FORMATS`) the counts of each
     code are printed instead of the diagnostics. With ``cache``, a file checked before and
     unchanged since (under the same configuration and kcref version) is printed from it, as a
-    fresh check prints it; any other file is checked and kept there.
+    fresh check prints it; any other file is checked and kept there. ``configurations``, the
+    configuration files in force, are named in the machine formats' metadata.
 
     Returns USAGE if a file could not be read, FOUND if a file has errors (or warnings when
     ``strict``), else OK.
@@ -83,6 +85,7 @@ def run_check(inputs: Inputs, fmt: str, out: TextIO, *, jobs: int = 1, quiet: bo
     else:
         printer = CHECK_FORMATS[fmt].printer(out, show_source=show_source, quiet=quiet, strict=strict,
                                              verbose=verbose)
+    printer.configurations = tuple(configurations)
     count = len(inputs.paths) + len(inputs.problems)
     if progress is not None and count < PROGRESS_FILES:
         progress = None

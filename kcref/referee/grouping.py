@@ -298,6 +298,8 @@ class _Grouping:
         self.reported_no_players = False
         self.unreadable = False
         self.previous_players: tuple[str, ...] | None = None
+        self.first_line = 0
+        """The first line that is neither blank nor a comment (0: none yet), where KC004 points."""
         self.handlers: dict[type, Callable[[Any], _Found]] = {
             Diagnostic: self.diagnostic, Tag: self.tag, HandStart: self.hand_start,
             **dict.fromkeys(TRIVIA, self.trivia),
@@ -309,7 +311,10 @@ class _Grouping:
         if done is not None:
             yield done
         elif self.index == 0 and not self.unreadable:
-            yield diagnostic(self.path, 1, 1, "KC004", "the file holds no hand (a hand starts with a 'hand' line)")
+            # At the log's first line, not line 1: blank lines and comments above it (which fmt
+            # may drop or which hold a comment alone) must not decide what silences it.
+            yield diagnostic(self.path, self.first_line or 1, 1, "KC004",
+                             "the file holds no hand (a hand starts with a 'hand' line)")
 
     def take(self, items: Iterable[Item | Run]) -> _Found:
         """Take the items in: the lines of the hand under way, a new hand, a tag..."""
@@ -373,12 +378,16 @@ class _Grouping:
 
     def diagnostic(self, item: Diagnostic) -> _Found:
         self.unreadable = self.unreadable or item.code in UNREADABLE
+        if not self.first_line and item.line > 0:
+            self.first_line = item.line
         if self.current is not None and item.is_error and self.cut is None:
             self.cut = Cut(item.line, item.column, item.code)
         yield item
 
     def tag(self, item: Tag) -> _Found:
         self.next_ctx = None  # the next hand works out its context afresh
+        if not self.first_line:
+            self.first_line = item.span.line
         ctx = self.ctx
         yield from _check_tag(item, ctx)
         if item.name in ctx.tags or len(ctx.tags) < MAX_TAG_NAMES:
@@ -438,6 +447,8 @@ class _Grouping:
         """A line of a hand past MAX_HAND_ITEMS (nothing to say), or before any hand (KC207)."""
         if self.current is not None:
             return None
+        if not self.first_line:
+            self.first_line = item.span.line
         return diagnostic(self.path, item.span.line, item.span.col, "KC207",
                           f"this {_kind(item)} line stands before the first 'hand' line")
 

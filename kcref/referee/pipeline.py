@@ -20,7 +20,7 @@ from typing import BinaryIO, TypeVar
 from ..files.config import Config
 from ..files.inputs import Found, Inputs, Problem, problem_diagnostic
 from ..model.codes import UNREADABLE, Severity
-from ..model.diagnostics import Diagnostic
+from ..model.diagnostics import Diagnostic, diagnostic
 from ..model.events import Tag
 from ..notation.reader import read_runs
 from ..notation.sourcelines import SourceLines
@@ -33,6 +33,8 @@ from .suppression import MARK, Suppressions
 from .verdict import HandVerdict
 
 ERROR, WARNING, INFO = Severity.ERROR, Severity.WARNING, Severity.INFO
+CUT_NOTE = "KC504"
+"""The note that a hand is not refereed past a line."""
 LINE_AND_COLUMN = itemgetter(1, 2)
 """The sort key of diagnostics: (line, column)."""
 
@@ -60,6 +62,11 @@ class FileReport:
     """Penalty notes (KC4xx): chips due."""
     unreadable: bool = False
     """The file could not be read as text (KC001-KC003)."""
+    ignored: Counter[str] = field(default_factory=Counter)
+    """How many diagnostics of each code the configuration left out (neither handed on nor counted)."""
+    suppressed: Counter[str] = field(default_factory=Counter)
+    """How many diagnostics of each code a ``# kcref: ignore[...]`` comment silenced (neither
+    handed on nor counted)."""
 
     def count(self, severity: Severity) -> int:
         return self.counts[severity]
@@ -129,6 +136,7 @@ class _Check:
         self.judged: deque[HandRecord] = deque()
         self.pending: list[Diagnostic] = []
         self.suppressions = Suppressions(path)
+        self.report.suppressed = self.suppressions.silenced
         self.later: list[tuple[int, str]] = []
         """Lines that may hold a suppression, with their comment ("": the line's), read once
         their text is kept."""
@@ -170,6 +178,7 @@ class _Check:
         diagnostics on, release its lines."""
         report = self.report
         record = self.judged.popleft()
+        replayed = verdict.diagnostics
         asserted = check_assertions(record, verdict)
         if asserted:
             verdict = replace(verdict, diagnostics=verdict.diagnostics + tuple(asserted))
@@ -178,6 +187,8 @@ class _Check:
         report.hand_lines.append(record.start.span.line)
         if self.pending or asserted or self.suppressions:
             self.pending.extend(verdict.diagnostics)
+            if self.suppressions and not verdict.valid:
+                self._stopped_silently(verdict, replayed)
             self.flush(record.events[-1].span.line if record.events else record.start.span.line)
         elif verdict.diagnostics:
             self._send(verdict.diagnostics)  # the referee's own are in line order already
@@ -185,6 +196,19 @@ class _Check:
             self.sources.release(record.start.span.line)
         if self.on_hand is not None:
             self.on_hand(verdict, report.hand_lines[-1])
+
+    def _stopped_silently(self, verdict: HandVerdict, replayed: tuple[Diagnostic, ...]) -> None:
+        """A KC504 note where a suppression silences the rule error that stopped the replay of
+        the hand: silenced, the error still leaves the table wrong past its line."""
+        # The replay's only error is the one that stopped it (its notes are penalties and debts).
+        stop = next((d for d in replayed if d.severity is ERROR), None)
+        if stop is None or not self.suppressions.silences(stop):
+            return
+        number = verdict.number if verdict.number is not None else verdict.index
+        self.pending.append(diagnostic(
+            stop.path, stop.line, stop.column, CUT_NOTE,
+            f"hand {number} is not refereed past line {stop.line}: its rule error {stop.code} is "
+            "suppressed there, not fixed"))
 
     def flush(self, upto: int | None = None) -> None:
         """Count the pending diagnostics and hand them on in line order: those a suppression
@@ -209,6 +233,7 @@ class _Check:
         for d in diagnostics:
             path, line, column, severity, code, message, source = d
             if ignored and code in ignored:
+                report.ignored[code] += 1
                 continue
             if severity is ERROR:
                 errors += 1

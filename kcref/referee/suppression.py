@@ -1,12 +1,14 @@
 """Inline suppression: a trailing comment ``# kcref: ignore[KC216]`` (or ``[KC216, KC401]``) on a
-log line silences those codes on that line; a suppression that silences nothing there is
-itself a warning (KC007).
+log line silences those codes on that line, and nothing else; a suppression that silences
+nothing there is itself a warning (KC007). A comment alone on its line trails no line: it
+silences nothing. What is silenced is counted, by code (:attr:`Suppressions.silenced`).
 
 The comments come with the events the reader makes of the lines (their ``comment`` field), or,
 for a line that could not be read as an event, with the line's text kept for the caret display.
 A file without the word ``kcref:`` in a comment costs one substring test per line read.
 """
 
+from collections import Counter
 from collections.abc import Iterable
 from typing import NamedTuple
 
@@ -39,6 +41,8 @@ class Suppressions:
     def __init__(self, path: str) -> None:
         self.path = path
         self.lines: dict[int, _Line] = {}
+        self.silenced: Counter[str] = Counter()
+        """How many diagnostics of each code were silenced so far."""
 
     def __bool__(self) -> bool:
         return bool(self.lines)
@@ -51,17 +55,25 @@ class Suppressions:
         found = _suppression().search(text)
         if found is None:
             return
-        codes = tuple(dict.fromkeys(c.strip().upper() for c in found[1].split(",") if c.strip()))
         at = (source or text).find(found[0])
+        if source and at >= 0 and not source[:at].strip():
+            return  # a comment alone on its line: it trails nothing, so it silences nothing
+        codes = tuple(dict.fromkeys(c.strip().upper() for c in found[1].split(",") if c.strip()))
         self.lines[line] = _Line(at + 1 if at >= 0 and source else 1, codes, set())
 
+    def silences(self, d: Diagnostic) -> bool:
+        """Whether a suppression on the line of ``d`` names its code."""
+        entry = self.lines.get(d.line)
+        return entry is not None and d.code in entry.codes
+
     def kept(self, diagnostics: Iterable[Diagnostic]) -> list[Diagnostic]:
-        """The diagnostics no suppression silences (the others are marked used)."""
-        lines, out = self.lines, []
+        """The diagnostics no suppression silences (the others are marked used, and counted)."""
+        lines, out, silenced = self.lines, [], self.silenced
         for d in diagnostics:
             entry = lines.get(d.line)
             if entry is not None and d.code in entry.codes:
                 entry.used.add(d.code)
+                silenced[d.code] += 1
             else:
                 out.append(d)
         return out
