@@ -6,10 +6,10 @@ or two."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
 import os
 import stat
+import subprocess
+import sys
 import tarfile
 import zipfile
 from pathlib import Path
