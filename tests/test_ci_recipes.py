@@ -91,6 +91,16 @@ def hooks() -> list[dict[str, str]]:
     return found
 
 
+def test_the_docs_give_the_hooks_a_folder_of_log_files() -> None:
+    """docs/ci.md's `files:` for a folder of *.log game logs takes those and *.kc, nothing else."""
+    text = (ROOT / "docs" / "ci.md").read_text(encoding="utf-8")
+    given = re.findall(r"^ +- id: (kcref-[\w-]+)\n +files: (.+)$", text, re.M)
+    assert {hook for hook, _ in given} == {"kcref-check", "kcref-fmt"} and len({p for _, p in given}) == 1
+    pattern = re.compile(given[0][1])
+    assert all(pattern.search(name) for name in ("nights/2024-05-01.log", "a.kc", "nights/b.kc"))
+    assert not [name for name in ("npm-debug.log", "build/nights/x.log", "nights.log", "a.txt") if pattern.search(name)]
+
+
 def test_pre_commit_hooks(shell: tuple[Path, dict[str, str]], tmp_path: Path) -> None:
     folder, env = shell
     by_id = {h["id"]: h for h in hooks()}
@@ -98,7 +108,9 @@ def test_pre_commit_hooks(shell: tuple[Path, dict[str, str]], tmp_path: Path) ->
     for hook in by_id.values():
         assert hook["language"] == "python"
         pattern = re.compile(hook["files"].replace("\\\\", "\\"))
-        assert pattern.search("nights/x.log") and pattern.search("a.kc") and not pattern.search("a.txt")
+        assert pattern.search("a.kc") and pattern.search("nights/x.kc")
+        # A repository's other *.log files are not game logs (an npm-debug.log once got KC101).
+        assert not [name for name in ("npm-debug.log", "nights/x.log", "a.txt", "a.kcx") if pattern.search(name)]
     # pre-commit runs `entry` with the staged files that match `files` appended.
     staged = "nights/classic-night.log nights/commercial-night.log"
     for hook in by_id.values():

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
 import pytest
 from click.testing import CliRunner
@@ -11,8 +12,10 @@ from click.testing import CliRunner
 from kcref.cli import main
 from kcref.model.code_examples import EXAMPLES, NO_EXAMPLE
 from kcref.model.codes import BY_CODE, CODES, Severity
+from kcref.output import rules_text
 from kcref.output.explain_text import FAMILIES, explain, help_text
-from kcref.output.rules_text import page, rulings
+from kcref.output.page_files import PAGES
+from kcref.output.rules_text import MissingPage, page, rulings
 from kcref.referee.pipeline import check_text
 from tests.util import ROOT
 
@@ -119,8 +122,34 @@ def test_rules_prints_the_rulings() -> None:
     assert code == 2 and "no ruling 99" in err
 
 
-@pytest.mark.parametrize(("name", "source"), [("rules.md", "docs/rules.md"), ("codes.md", "docs/codes.md"),
-                                              ("grammar.md", "grammar/README.md")])
-def test_the_pages_ship_in_the_package(name: str, source: str) -> None:
+@pytest.mark.parametrize(("name", "source"), sorted(PAGES.items()))
+def test_the_pages_are_read_from_their_one_copy(name: str, source: str) -> None:
     assert page(name) == (ROOT / source).read_text(encoding="utf-8")
-    assert '"pages/*"' in (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    assert "page_files.py" in (ROOT / "setup.py").read_text(encoding="utf-8")  # the build ships them
+
+
+@pytest.fixture
+def no_rulings_cached() -> Iterator[None]:
+    rulings.cache_clear()
+    yield
+    rulings.cache_clear()
+
+
+@pytest.mark.parametrize("args", [(), ("3",)])
+def test_rules_says_so_when_the_page_is_a_link_left_as_text(args: tuple[str, ...], no_rulings_cached: None,
+                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """A clone without symbolic links once turned the page into its link's target path."""
+    monkeypatch.setattr(rules_text, "page", lambda name: "../../../docs/rules.md")
+    code, out, err = run("rules", *args)
+    assert (code, out) == (2, "")
+    assert err == "kcref rules: the page rules.md installed with kcref holds no ruling (reinstall kcref; " \
+                  "in a checkout it is docs/rules.md)\n"
+    assert run("rules", "family")[0] == 0  # a preset needs no page
+
+
+def test_rules_says_so_when_the_page_is_missing(no_rulings_cached: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(PAGES, "rules.md", "docs/not-there.md")
+    with pytest.raises(MissingPage):
+        page("rules.md")
+    code, _, err = run("rules", "22")
+    assert code == 2 and err.startswith("kcref rules: the page rules.md is not installed with kcref")

@@ -1,10 +1,13 @@
 """The sdist holds what the test suite needs (tests with their data, samples, grammar, docs),
-the licence and the pages the package prints; a wheel built from it ships those pages as
-package data. Built without isolation (``build`` and ``setuptools>=77`` are in the test extra):
-a second or two."""
+the licence and the pages the package prints; a wheel built from it, or from the checkout, ships
+those pages as regular files equal to their one copy in the source tree, which holds no symbolic
+link. Built without isolation (``build`` and ``setuptools>=77`` are in the test extra): a second
+or two."""
 
 from __future__ import annotations
 
+import os
+import stat
 import subprocess
 import sys
 import tarfile
@@ -14,12 +17,13 @@ from pathlib import Path
 import pytest
 
 from kcref.model.version import VERSION
+from kcref.output.page_files import PAGES
 from tests.util import ROOT
 
 FOLDERS = ("tests", "samples", "grammar", "docs")
 """What the tests read, beside the package."""
-TOP = ("LICENSE", "README.md", "pyproject.toml", "MANIFEST.in", ".pre-commit-hooks.yaml")
-PAGES = {"rules.md": "docs/rules.md", "codes.md": "docs/codes.md", "grammar.md": "grammar/README.md"}
+TOP = ("LICENSE", "README.md", "pyproject.toml", "setup.py", "MANIFEST.in", ".pre-commit-hooks.yaml",
+       "kcref/output/page_files.py")
 JUNK = ("__pycache__", ".pyc", ".hypothesis", ".pytest_cache")
 
 
@@ -53,11 +57,9 @@ def test_the_sdist_holds_what_the_tests_need(sdist: Path) -> None:
         missing = sorted((needed() | set(TOP)) - set(members))
         assert not missing, missing
         assert not [name for name in members if any(j in name for j in JUNK)]
-        for name, source in PAGES.items():
-            member = members[f"kcref/output/pages/{name}"]
-            assert member.isfile()  # the checkout's symbolic link, copied as the page
-            extracted = tar.extractfile(member)
-            assert extracted is not None and extracted.read() == (ROOT / source).read_bytes()
+        assert not [m.name for m in tar.getmembers() if m.issym() or m.islnk()]
+        for source in PAGES.values():
+            assert members[source].isfile()
         info = tar.extractfile(members["PKG-INFO"])
         assert info is not None
         metadata = info.read().decode("utf-8").splitlines()
@@ -65,14 +67,45 @@ def test_the_sdist_holds_what_the_tests_need(sdist: Path) -> None:
     assert "License-File: LICENSE" in metadata
 
 
+def assert_ships_the_pages(wheel: Path) -> None:
+    """The wheel holds each page as a regular file, byte for byte its source, and no link."""
+    with zipfile.ZipFile(wheel) as archive:
+        names = set(archive.namelist())
+        for name, source in PAGES.items():
+            info = archive.getinfo(f"kcref/output/pages/{name}")
+            assert not stat.S_ISLNK(info.external_attr >> 16), name
+            assert archive.read(info) == (ROOT / source).read_bytes(), name
+        assert not [i.filename for i in archive.infolist() if stat.S_ISLNK(i.external_attr >> 16)]
+    assert f"kcref-{VERSION}.dist-info/licenses/LICENSE" in names
+    assert "kcref/output/templates/report.html.j2" in names and "kcref/py.typed" in names
+
+
 def test_a_wheel_from_the_sdist_ships_the_pages(sdist: Path, tmp_path: Path) -> None:
     with tarfile.open(sdist) as tar:
         tar.extractall(tmp_path, filter="data")
-    wheel = build("wheel", tmp_path / f"kcref-{VERSION}", tmp_path / "wheel")
-    names = set(zipfile.ZipFile(wheel).namelist())
-    assert {f"kcref/output/pages/{name}" for name in PAGES} <= names
-    assert f"kcref-{VERSION}.dist-info/licenses/LICENSE" in names
-    assert "kcref/output/templates/report.html.j2" in names and "kcref/py.typed" in names
+    assert_ships_the_pages(build("wheel", tmp_path / f"kcref-{VERSION}", tmp_path / "wheel"))
+
+
+def test_a_wheel_from_the_checkout_ships_the_pages(tmp_path: Path) -> None:
+    pytest.importorskip("build", reason="pip install '.[test]' installs build")
+    source = tmp_path / "source"
+    tracked = subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, capture_output=True)
+    if tracked.returncode != 0 or not tracked.stdout:
+        pytest.skip("not a git checkout")
+    for name in tracked.stdout.decode().split("\0"):
+        if name and not name.startswith(("tests/", "samples/", "bench/", "examples/")) and (ROOT / name).is_file():
+            (source / name).parent.mkdir(parents=True, exist_ok=True)
+            (source / name).write_bytes((ROOT / name).read_bytes())
+    assert_ships_the_pages(build("wheel", source, tmp_path / "wheel"))
+
+
+def test_the_package_holds_no_symbolic_link() -> None:
+    """A clone without symbolic links (core.symlinks false, as on Windows) gets the same package."""
+    links = [str(Path(top, name).relative_to(ROOT)) for top, dirs, files in os.walk(ROOT / "kcref")
+             for name in dirs + files if stat.S_ISLNK(os.lstat(Path(top, name)).st_mode)]
+    assert not links, links
+    listed = subprocess.run(["git", "ls-files", "-s", "--", "kcref"], cwd=ROOT, capture_output=True, text=True)
+    assert not [line for line in listed.stdout.splitlines() if line.startswith("120000 ")]
 
 
 def test_the_license_is_mit() -> None:

@@ -19,6 +19,9 @@ class _Verdict(NamedTuple):
     number: int | None = None
     winner_name: str | None = "Ann"
     blocked: bool = False
+    valid: bool = True
+    stacks_end: tuple[int, ...] | None = None
+    pot_left: int = 0
 
 
 def test_rule_sets_and_players_counted_by_value_not_by_object() -> None:

@@ -38,7 +38,7 @@ def command(ctx: click.Context, files: tuple[str, ...], out: str, globs: tuple[s
       kcref report --watch night.log -o night.html
     """
     from ..model.diagnostics import printable
-    from ..output.report_output import target_path, written_note
+    from ..output.report_output import target_path, unreadable_line, written_note
 
     if watch and "-" in files:
         raise click.UsageError("--watch reads the logs again when they change: it does not go with standard input")
@@ -50,6 +50,8 @@ def command(ctx: click.Context, files: tuple[str, ...], out: str, globs: tuple[s
         from ..output.report_page import build_report
 
         result = build_report(resolve_inputs(files, globs), title, live=watch)
+        for problem in result.unreadable:  # a file that cannot be read is named, as check names it
+            click.echo(unreadable_line(problem), err=True)
         if target == "-":
             click.echo(result.html, nl=False)
             return result.status

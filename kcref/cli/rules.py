@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 
+from .common import Failed
 from .registry import PresetName
 
 
@@ -20,14 +21,20 @@ def command(preset: str | None) -> None:
       kcref rules 22
     """
     from ..model.options import PRESETS_BY_NAME
-    from ..output.rules_text import overview, preset_detail, ruling_text, rulings
+    from ..output.rules_text import MissingPage, overview, preset_detail, ruling_text, rulings
 
+    number = preset is not None and preset.strip().isdecimal()
+    if preset is None or number:
+        try:
+            found = rulings()
+        except MissingPage as exc:
+            raise Failed(f"kcref rules: {exc}") from None
     if preset is None:
         click.echo(overview(), nl=False)
         return
-    if preset.strip().isdecimal():
-        if int(preset) not in rulings():
-            raise click.BadParameter(f"there is no ruling {int(preset)}: they are numbered 1 to {max(rulings())}",
+    if number:
+        if int(preset) not in found:
+            raise click.BadParameter(f"there is no ruling {int(preset)}: they are numbered 1 to {max(found)}",
                                      param_hint="PRESET")
         click.echo(ruling_text(int(preset)), nl=False)
         return

@@ -5,6 +5,11 @@ Where the scoring system keeps stacks (:attr:`kcref.model.systems.ChipPlay.kept`
 player's stack and a pot nobody won carry on to the next hand, joined by player name; a name not
 carried starts as the system starts it. A hand under a system that does not keep them empties
 the carry. A hand with a rule error is void for the chips carried: the carry passes over it.
+
+Stacks are kept through one game: after the hand that ends it (:func:`game_over`: a stack at
+``Target``, or ``Hands`` hands carried) the carry empties, and the next hand starts a new game
+with fresh stacks. ``kcref score`` ends its games where the carry does
+(:class:`kcref.scoring.standings.Tally`), so that every command counts the same chips.
 """
 
 from __future__ import annotations
@@ -41,33 +46,54 @@ def carry_in(options: Options, players: Sequence[str], dealer: int,
     return Carried([stacks.get(name, own) for name, own in zip(players, fresh)], pot)
 
 
+def game_over(options: Options, stacks: Sequence[int], hands: int) -> str:
+    """Why a game of kept stacks is over after a hand that leaves ``stacks`` (by seat), the
+    ``hands``-th hand carried in the game: ``target`` (a stack reached ``Target``), ``hands``
+    (``Hands`` hands carried), or "" (it goes on)."""
+    if options.target is not None and stacks and max(stacks) >= options.target:
+        return "target"
+    if options.hands is not None and hands >= options.hands:
+        return "hands"
+    return ""
+
+
 class ChipCarry:
     """The chips carried along a run of hands: call :meth:`before` and then :meth:`after` for
     each hand, in order."""
 
-    __slots__ = ("pot", "stacks")
+    __slots__ = ("hands", "pot", "stacks")
 
-    def __init__(self, stacks: dict[str, int] | None = None, pot: int = 0) -> None:
+    def __init__(self, stacks: dict[str, int] | None = None, pot: int = 0, hands: int = 0) -> None:
         self.stacks: dict[str, int] = {} if stacks is None else stacks
         self.pot = pot
+        self.hands = hands
+        """Hands carried in the game under way."""
 
     def __repr__(self) -> str:
-        return f"ChipCarry(stacks={self.stacks!r}, pot={self.pot!r})"
+        return f"ChipCarry(stacks={self.stacks!r}, pot={self.pot!r}, hands={self.hands!r})"
 
     def before(self, options: Options) -> None:
         """Empty the carry before a hand whose system does not keep stacks."""
         chips = options.scoring.chips  # ScoringSystem.keeps_stacks, inline: once a hand
         if chips is None or not chips.kept:
-            self.stacks, self.pot = {}, 0
+            self.stacks, self.pot, self.hands = {}, 0, 0
 
     def into(self, options: Options, players: Sequence[str], dealer: int) -> Carried:
         """What the next hand starts with (call :meth:`before` first)."""
         return carry_in(options, players, dealer, self.stacks, self.pot)
 
-    def after(self, options: Options, players: Sequence[str], stacks: Sequence[int] | None, pot_left: int) -> None:
+    def after(self, options: Options, players: Sequence[str], stacks: Sequence[int] | None, pot_left: int) -> str:
         """Carry on the end ``stacks`` (by seat) of a hand played to its end without a rule error,
-        and the pot nobody took."""
+        and the pot nobody took; or, when that hand ends the game (:func:`game_over`, returned),
+        nothing: the next hand starts a new game with fresh stacks."""
         chips = options.scoring.chips  # ScoringSystem.keeps_stacks, inline: once a hand
-        if chips is not None and chips.kept and stacks is not None:
+        if chips is None or not chips.kept or stacks is None:
+            return ""
+        self.hands += 1
+        ended = game_over(options, stacks, self.hands)
+        if ended:
+            self.stacks, self.pot, self.hands = {}, 0, 0
+        else:
             self.stacks.update(zip(players, stacks))
             self.pot = pot_left
+        return ended

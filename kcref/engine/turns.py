@@ -47,7 +47,8 @@ _DRAWN = Closed.DRAWN
 """Read on every draw: a module global reads many times faster than an Enum's member (Python 3.11)."""
 _STARTS: Mapping[Pile, frozenset[Card]] = {p: KINGS if p in CORNER_SET else frozenset(DECK) - KINGS for p in PILES}
 """The cards that may start each empty pile with nothing more to judge: a King a corner, any
-other card a foundation (a King on a foundation may owe a corner under forced Kings)."""
+other card a foundation (a dealt King on a foundation may still owe a corner under forced Kings,
+judged at the end of the turn)."""
 _PLAIN_DRAWS: frozenset[Card] = frozenset(DECK) - KINGS
 """The written draws that need no more than putting the card in hand (a drawn King may have to
 be placed at once; ``draw`` with no card is a card unknown)."""
@@ -341,11 +342,7 @@ def _play_card(t: Table, action: PlayCard) -> None:
     if dest:
         if card not in FITS_ON[dest[-1]]:
             raise _play_error(t, card, pile)
-    elif card.rank is KING:
-        if pile not in CORNER_SET and _owes_corner(t, card):
-            raise IllegalAction("KC318", f"{t.name} plays the dealt King {card} onto {pile.value}: "
-                                         f"Kings must go to a corner on the first turn")
-    elif pile in CORNER_SET:
+    elif pile in CORNER_SET and card.rank is not KING:
         raise _play_error(t, card, pile)
     player = t.player
     hand = t.holdings[player]
@@ -535,14 +532,6 @@ def _held_dealt_kings(t: Table) -> list[Card]:
     return [k for k in in_order(dealt) if k not in cornered]
 
 
-def _owes_corner(t: Table, king: Card) -> bool:
-    """Forced Kings as an error: ``king`` is a dealt King of the player that must go to a
-    corner this turn, so playing it anywhere else is refused at once (ruling 18)."""
-    dealt = t.dealt_kings[t.player]
-    return (t.policy.forced_dealt and t.policy.king_fault is Fault.ERROR and not t.kings_judged[t.player]
-            and dealt is not None and king in dealt)
-
-
 def _where_king(t: Table, king: Card) -> str:
     """How a dealt King that is not in a corner is described: held, or played onto a pile."""
     if king in t.holding.known:
@@ -684,9 +673,6 @@ def legal_actions(t: Table) -> list[Action]:
     if pol.draw_first and not t.drawn and t.stock:
         return [_draw_action(t)]
     actions: list[Action] = [*card_plays(t), *pile_moves(t)]
-    if pol.forced_dealt and pol.king_fault is Fault.ERROR:
-        actions = [a for a in actions if not (type(a) is PlayCard and a.card.rank is KING
-                                              and a.pile not in CORNER_SET and _owes_corner(t, a.card))]
     if not t.drawn and t.stock:
         if pol.draw_when_stuck:
             if not actions:

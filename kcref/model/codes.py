@@ -57,7 +57,7 @@ CODES: tuple[CodeInfo, ...] = (
     CodeInfo("KC203", E, "a player name is listed twice in Players"),
     CodeInfo("KC204", E, "a player name is not usable (empty, a seat tag, or a keyword)"),
     CodeInfo("KC205", E, "a player is referred to who is not in Players"),
-    CodeInfo("KC206", E, "a known tag has a value it does not accept",
+    CodeInfo("KC206", E, "a known tag is misspelt (its case, or a letter or two) or has a value it does not accept",
              rulings=(9,)),
     CodeInfo("KC207", E, "a line that belongs to a hand stands before the first hand"),
     CodeInfo("KC208", E, "a deal does not hold exactly 7 cards"),

@@ -150,8 +150,8 @@ class ChipPlay(NamedTuple):
     start: StartStacks
     """Each seat's chips before the ante, for a hand that does not carry stacks in."""
     kept: bool
-    """Stacks (and a pot nobody won) carry from hand to hand, joined by player name; else
-    every hand starts afresh."""
+    """Stacks (and a pot nobody won) carry from hand to hand within a game, joined by player
+    name (:mod:`kcref.engine.carry`); else every hand starts afresh."""
 
 
 # --- words ------------------------------------------------------------------------------------
@@ -359,11 +359,11 @@ CHIPS = register(ScoringSystem(
 
 STACKS = register(ScoringSystem(
     "stacks", STACK_CHANGE,
-    SystemWords("({o.stack} chips each, kept through the night; a hand scores the change of each stack)",
+    SystemWords("({o.stack} chips each, kept through the game; a hand scores the change of each stack)",
                 "chips", "chip", "the first to a stack of {target} ends the game", signed=True),
     highest_wins=True, chips=ChipPlay(full_stacks, kept=True), implies=MappingProxyType({"king_chips": 10}),
     games=GameEnds(with_night=True), opening=_the_stack))
-"""004 chip variant: 50 chips each, kept between hands; a King left costs 10."""
+"""004 chip variant: 50 chips each, kept between the hands of a game; a King left costs 10."""
 
 PENALTY = register(ScoringSystem(
     "penalty", CARDS_LEFT,

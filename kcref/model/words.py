@@ -26,16 +26,16 @@ def names_list(names: Sequence[str], conjunction: str = "and") -> str:
     return f"{', '.join(names[:-1])} {conjunction} {names[-1]}"
 
 
-def did_you_mean(word: str, choices: Iterable[str]) -> str:
+def did_you_mean(word: str, choices: Iterable[str], cutoff: float = CLOSE) -> str:
     """``; did you mean 'x'?`` for the choice closest to ``word``, or "" when none is close
     (or ``word`` is empty, or is one of the choices). Case counts: fold both sides first where
-    it should not."""
+    it should not. A higher ``cutoff`` asks for a closer choice."""
     options = list(choices)
     if not word or word in options or not any(_may_be_close(word, c) for c in options):
         return ""
     import difflib  # only a misspelt word comes here: the import costs more than most runs' work
 
-    close = difflib.get_close_matches(word, options, n=1, cutoff=CLOSE)
+    close = difflib.get_close_matches(word, options, n=1, cutoff=cutoff)
     return f"; did you mean '{close[0]}'?" if close else ""
 
 

@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable
 from typing import BinaryIO, Protocol, TextIO
 
 from ..files.logfile import Locked, LogFile
-from ..model.diagnostics import diagnostic
+from ..model.diagnostics import Diagnostic, diagnostic
 from ..model.status import ExitStatus
 from ..model.words import plural
 from ..notation.reader import split_lines
@@ -216,12 +216,25 @@ def record(path: str, tags: Iterable[tuple[str, str]], source_for: Callable[[Liv
         return Record(log, file, source, out, err, style).run()
 
 
+def _unreadable(data: bytes, path: str) -> Diagnostic | None:
+    """Why ``data`` is no log at all (not UTF-8, or binary), in the words of ``kcref check``."""
+    import io
+
+    from ..model.codes import UNREADABLE
+    from ..notation.textlines import text_lines
+
+    return next((line for line in text_lines(io.BytesIO(data), path)
+                 if isinstance(line, Diagnostic) and line.code in UNREADABLE), None)
+
+
 def _resumed(file: LogFile, path: str, err: TextIO) -> LiveLog | None:
-    try:
-        text = file.read().decode("utf-8")
-    except UnicodeDecodeError:
-        err.write(f"kcref record: {terminal(path)} is not UTF-8 text ('kcref check' says where)\n")
+    data = file.read()
+    problem = _unreadable(data, path) if not data.isascii() or b"\0" in data else None
+    if problem is not None:
+        err.write(diagnostic_lines([problem]))
+        err.write(f"kcref record: cannot resume: {terminal(path)} is not a log kcref can read\n")
         return None
+    text = data.decode("utf-8")
     try:
         return LiveLog.resume(text, path)
     except LogHasErrors as exc:

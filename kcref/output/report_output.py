@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
 from ..files.inputs import DEFAULT_GLOBS, STDIN, Found, resolve
-from ..model.diagnostics import printable
+from ..model.diagnostics import Diagnostic, printable
 from ..model.words import plural
 
 PAGE_NAME = "report.html"
@@ -35,6 +35,14 @@ def written_note(target: str, hands: int, errors: int) -> str:
     errors the logs hold (printable)."""
     found = f", {plural(errors, 'error')} in the logs" if errors else ""
     return f"kcref report: wrote {printable(target)} ({plural(hands, 'hand')}{found})"
+
+
+def unreadable_line(d: Diagnostic) -> str:
+    """A file that cannot be read, on standard error as ``kcref check`` says it (printable)."""
+    from .cells import terminal_diagnostic
+    from .diagnostic_lines import format_text
+
+    return format_text(terminal_diagnostic(d), show_source=False)
 
 
 class Stamp(NamedTuple):

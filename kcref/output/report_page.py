@@ -16,6 +16,8 @@ import xml.etree.ElementTree as ET
 from typing import Any, NamedTuple
 
 from ..files.inputs import Inputs
+from ..model.codes import UNREADABLE
+from ..model.diagnostics import Diagnostic
 from ..model.status import ExitStatus
 from ..model.words import plural
 from .replay_steps import replay_data
@@ -38,6 +40,9 @@ class ReportResult(NamedTuple):
     status: ExitStatus
     hands: int
     errors: int
+    unreadable: tuple[Diagnostic, ...] = ()
+    """The errors that say a file could not be read (the page shows them too): the command
+    prints them, as ``kcref check`` does."""
 
 
 def script_json(value: object) -> str:
@@ -89,4 +94,5 @@ def build_report(inputs: Inputs, title: str | None = None, live: bool = False) -
     """``kcref report``: the page for the files of ``inputs`` (``live``: see :func:`render`), and
     the exit status."""
     data = page_data(inputs)
-    return ReportResult(render(data, title, live), data.status, data.hand_count, data.errors)
+    unreadable = tuple(d for f in data.files for d in f.diagnostics if d.code in UNREADABLE)
+    return ReportResult(render(data, title, live), data.status, data.hand_count, data.errors, unreadable)

@@ -1,8 +1,8 @@
 """Describe presets, options and rulings in words: ``kcref rules`` and the table in ``docs/rules.md``.
 
-The rulings are read from ``docs/rules.md`` itself, which ships inside the package as
-``kcref/output/pages/rules.md`` (with ``codes.md`` and the grammar's page: in a checkout each is a
-symbolic link to the page in ``docs/`` or ``grammar/``, and a built package holds a copy).
+The rulings are read from ``docs/rules.md`` itself: a built package holds a copy of it as
+``kcref/output/pages/rules.md`` (with ``codes.md`` and the grammar's page, see
+:mod:`kcref.output.page_files`), and a checkout reads the file in ``docs/``.
 """
 
 from __future__ import annotations
@@ -11,9 +11,11 @@ import enum
 import functools
 import re
 import textwrap
+from pathlib import Path
 from typing import Any
 
 from ..model.options import OPTION_TAGS, PRESETS, PRESETS_BY_NAME, Options, Preset
+from .page_files import PAGES
 
 SEEDS_NOTE = ("The seeds are the four published descriptions of the game that kcref is built from: 000 a boxed\n"
               "set's sheet (English/Spanish), 001 Italian, 003 and 004 Dutch. docs/rules.md says what each holds.")
@@ -46,11 +48,26 @@ def options_table(fmt: str = "simple") -> str:
     return tabulate(rows, headers, tablefmt=fmt)
 
 
+class MissingPage(LookupError):
+    """A page kcref prints is not installed, or holds nothing it can use; the message says which."""
+
+
 def page(name: str) -> str:
-    """A documentation page shipped with the package (``rules.md``, ``codes.md``, ``grammar.md``)."""
+    """A documentation page shipped with the package (``rules.md``, ``codes.md``, ``grammar.md``):
+    the built package's copy, else (a checkout) the page's file in the source tree. Raises
+    :class:`MissingPage` when neither can be read."""
     from importlib.resources import files
 
-    return files("kcref.output").joinpath("pages", name).read_text(encoding="utf-8")
+    shipped = files("kcref.output").joinpath("pages", name)
+    source = Path(__file__).resolve().parents[2].joinpath(*PAGES[name].split("/"))
+    for found in (shipped, source):
+        try:
+            if found.is_file():
+                return found.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            continue
+    raise MissingPage(f"the page {name} is not installed with kcref (reinstall kcref; "
+                      f"in a checkout it is {PAGES[name]})")
 
 
 _RULING = re.compile(r"^(\d+)\. (.*(?:\n {3,}\S.*)*)", re.M)
@@ -60,8 +77,14 @@ WIDTH = 100
 
 @functools.cache
 def rulings() -> dict[int, str]:
-    """The numbered rulings of ``docs/rules.md``, by number, each on one line (bold marks dropped)."""
-    return {int(m.group(1)): " ".join(m.group(2).replace("**", "").split()) for m in _RULING.finditer(page("rules.md"))}
+    """The numbered rulings of ``docs/rules.md``, by number, each on one line (bold marks dropped).
+    Raises :class:`MissingPage` when the page is missing or holds no ruling."""
+    found = {int(m.group(1)): " ".join(m.group(2).replace("**", "").split())
+             for m in _RULING.finditer(page("rules.md"))}
+    if not found:
+        raise MissingPage("the page rules.md installed with kcref holds no ruling (reinstall kcref; "
+                          f"in a checkout it is {PAGES['rules.md']})")
+    return found
 
 
 def ruling_text(number: int) -> str:

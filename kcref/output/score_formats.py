@@ -306,8 +306,9 @@ def _around(board: Scoreboard, table: Grid, fmt: str, chart: str, chunk_rows: in
     """A table format: the header lines, the table, the chart, the leader line and the notes."""
     yield _prose(header_lines(board), fmt)
     yield "\n"
-    yield from _table_text(table, fmt, chunk_rows)
-    yield "\n\n"
+    if board.hand_count:  # no hand at all: the leader line says so, under no empty table
+        yield from _table_text(table, fmt, chunk_rows)
+        yield "\n\n"
     if chart:
         yield _prose(chart.splitlines(), fmt)
         yield "\n"
@@ -465,6 +466,9 @@ def _names(names: Sequence[str]) -> str:
 
 def leader_line(board: Scoreboard) -> str:
     """The line naming the current game's leader, or its winner if it is over."""
+    if not board.hand_count:
+        files = "the file holds" if len(board.nights) == 1 else "the files hold"
+        return f"No hand to score: {files} no hand (a hand starts with a 'hand' line)."
     if not board.games:
         return "No hand was scored."
     g = board.games[-1]

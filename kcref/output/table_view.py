@@ -149,10 +149,16 @@ def _pad(t: Text, width: int) -> str:
     return " " * left + t.styled + " " * (width - len(t.plain) - left)
 
 
-def _header(located: Located) -> str:
-    """``night.log: hand 2, classic rules, dealer Cy, after line 14`` (printable)."""
+def _header(located: Located, unfinished: bool = False) -> str:
+    """``night.log: hand 2, classic rules, dealer Cy, after line 14`` (printable); without a line,
+    at the end of the hand, or after its last line for a hand that stops ``unfinished``."""
     record = located.record
-    where = f"after line {located.line}" if located.line is not None else "at the end of the hand"
+    if located.line is not None:
+        where = f"after line {located.line}"
+    elif unfinished:
+        where = "after its last line: the hand is not over"
+    else:
+        where = "at the end of the hand"
     number = record.number if record.number is not None else record.index
     return printable(f"{record.path}: hand {number}, {record.rules} rules, dealer {record.players[record.dealer]}, "
                      f"{where}")
@@ -161,7 +167,8 @@ def _header(located: Located) -> str:
 def draw_table(located: Located, position: Position, style: ViewStyle) -> str:
     """The picture of the table, the hands, chips and whose turn it is."""
     t = position.table
-    lines = [_header(located)]
+    unfinished = t is not None and not t.over and position.error is None and position.cut is None
+    lines = [_header(located, unfinished)]
     if t is None:
         lines.append("the hand cannot be replayed: it has syntax or set-up errors (kcref check shows them)")
         return "\n".join(lines) + "\n"

@@ -13,11 +13,43 @@ from collections.abc import Iterator
 
 from ..model.diagnostics import Diagnostic, diagnostic
 from ..model.events import Assertion, Blocked, Claim, Quantity, Span, Turn
+from ..model.patterns import lazy_pattern
 from .grouping import HandRecord, unknown_player
 from .hand_score import chips_paid, unknown_value
 from .verdict import HandVerdict
 
 CHIP_QUANTITIES = frozenset({Quantity.CHIPS, Quantity.PAID, Quantity.POT})
+_NUMBER = lazy_pattern(r"-?[0-9]+")
+
+
+def _split_claims(words: list[str], players: tuple[str, ...]) -> list[tuple[str, str]] | None:
+    """``Ann 42 Bob`` read as claims run together, ``[("Ann", "42"), ("Bob", "")]``, where each
+    name is a player's; None when the words cannot be read so."""
+    for end in range(1, len(words) + 1):
+        name = " ".join(words[:end])
+        if name not in players:
+            continue
+        if end == len(words):
+            return [(name, "")]
+        if _NUMBER().fullmatch(words[end]):
+            rest = _split_claims(words[end + 1:], players)
+            if rest is not None:
+                return [(name, words[end]), *rest]
+    return None
+
+
+def _missing_commas(line: Assertion, claim: Claim, players: tuple[str, ...]) -> str:
+    """The hint for a claim whose player reads as claims run together (``chips Ann 42 Bob 17``):
+    the commas between them are missing; the line as it was meant."""
+    assert claim.player is not None
+    if _split_claims(claim.player.split(" "), players) is None or claim.player in players:
+        return ""
+    written: list[str] = []
+    for each in line.claims:
+        who = each.player or ""
+        parts = _split_claims(who.split(" "), players) or [(who, "")]
+        written.extend(f"{name} {amount or each.amount}" for name, amount in parts)
+    return f"; a comma is missing between claims: write '{line.quantity.value} {', '.join(written)}'"
 
 
 def check_assertions(record: HandRecord, verdict: HandVerdict) -> list[Diagnostic]:
@@ -43,7 +75,8 @@ def _check_line(record: HandRecord, verdict: HandVerdict, line: Assertion,
     for claim, col in zip(line.claims, line.cols):
         seat = None if claim.player is None else record.seat(claim.player)
         if claim.player is not None and seat is None:
-            yield unknown_player(claim.player, record.players, Span(path, span.line, col))
+            found = unknown_player(claim.player, record.players, Span(path, span.line, col))
+            yield found._replace(message=found.message + _missing_commas(line, claim, record.players))
         seats.append(seat)
     if play_after is not None:
         yield diagnostic(path, span.line, span.col, "KC603",

@@ -18,6 +18,7 @@ from ..model.events import TRIVIA, Event, HandStart, Span, Tag, Turn
 from ..model.frozen import Frozen, frozen
 from ..model.options import (
     DEFAULT_PRESET,
+    OPTION_TAGS,
     OPTION_TAGS_BY_NAME,
     PRESETS_BY_NAME,
     Options,
@@ -211,6 +212,10 @@ def _check_tag(tag: Tag, ctx: _Context) -> list[Diagnostic]:
         return _option_tag(tag, spec, ctx)
     if key in _TAG_SPELLING:
         return [_wrong_case(tag, _TAG_SPELLING[key])]
+    if tag.name not in _FREE_TAGS:
+        hint = did_you_mean(tag.name, _KNOWN_TAGS, cutoff=NEAR_TAG)
+        if hint:
+            return [diagnostic(*tag.span, "KC206", f"unknown tag [{clip(tag.name)} ...]: it sets nothing{hint}")]
     return []
 
 
@@ -256,6 +261,13 @@ _TAG_CHECKS: dict[str, Callable[[Tag, _Context], list[Diagnostic]]] = {
 }
 """The tags that are not rule options, by their exact name."""
 _TAG_SPELLING = {name.lower(): name for name in _TAG_CHECKS}
+_FREE_TAGS = frozenset({"Event", "Site", "Round"})
+"""Tags kcref reads but does not check (a report shows them); a name near no tag is kept unread."""
+_KNOWN_TAGS = (*_TAG_CHECKS, *sorted(_FREE_TAGS), *(t.tag for t in OPTION_TAGS))
+"""Every tag kcref reads: an unknown tag whose name is near one of them is taken for a misspelling."""
+NEAR_TAG = 0.75
+"""How near (difflib's ratio) an unknown tag's name must be to a known one to be taken for its
+misspelling: a letter missing, added or swapped, not another word of the same length."""
 
 
 # --- grouping -------------------------------------------------------------------------------------

@@ -159,6 +159,8 @@ class _State:
     stacks: tuple[tuple[str, int], ...] = ()
     pot: int = 0
     """Chips carried into the hand being played (where the scoring system keeps them)."""
+    game_hands: int = 0
+    """Hands carried in the game of kept stacks under way (:attr:`kcref.engine.carry.ChipCarry.hands`)."""
     finished: tuple[HandVerdict, ...] = ()
     finished_lines: tuple[int, ...] = ()
     first_tags: tuple[Tag, ...] = ()
@@ -419,7 +421,7 @@ class LiveLog:
         closed = None
         if s.hand:
             old_record, closed = judged.judged[0]
-            carry = ChipCarry(dict(s.stacks), s.pot)
+            carry = ChipCarry(dict(s.stacks), s.pot, s.game_hands)
             carry.before(old_record.options)
             if closed.valid:
                 carry.after(old_record.options, closed.players, closed.stacks_end, closed.pot_left)
@@ -429,7 +431,7 @@ class LiveLog:
                                  dealer_col=start.dealer_col)
             state = replace(state, before=in_force, previous=previous,
                             between=tuple(e for e in s.hand if isinstance(e, Tag)),
-                            stacks=tuple(carry.stacks.items()), pot=carry.pot,
+                            stacks=tuple(carry.stacks.items()), pot=carry.pot, game_hands=carry.hands,
                             finished=(*s.finished, closed), finished_lines=(*s.finished_lines, s.floor))
         return self._accept(state, Judgement(True, line, canonical, shown, None, written, closed))
 
@@ -483,7 +485,7 @@ def _judge(path: str, s: _State, event: Event) -> _Judged:
                 found.append(item)
         elif isinstance(item, HandRecord) and item.start.span.line >= floor:
             records.append(item)
-    carry = ChipCarry(dict(s.stacks), s.pot)
+    carry = ChipCarry(dict(s.stacks), s.pot, s.game_hands)
     judged: list[tuple[HandRecord, HandVerdict]] = []
     for record in records:
         carry.before(record.options)

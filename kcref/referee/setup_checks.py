@@ -195,9 +195,13 @@ class _SetUp:
             self.see(card, "drawn", event.span.line, event.cols[at], self.seat)
 
     def reveal(self, event: Reveal) -> None:
-        at = event.span
+        at, seen = event.span, self.seen
         for card, col in zip(event.cards, event.cols or [at.col] * len(event.cards)):
-            self.see(card, "revealed", at.line, col, self.seat, reveal=True)
+            first = seen.get(card)
+            # A card seen on another line is judged by the replay, against where the play left
+            # it (KC326, ruling 19); only a card shown twice by this reveal is seen twice here.
+            if first is None or first[2] == at.line:
+                self.see(card, "revealed", at.line, col, self.seat, reveal=True)
 
     def blocked(self, event: Blocked) -> None:
         self.turned = True

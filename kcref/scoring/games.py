@@ -6,7 +6,9 @@ after each hand.
   systems: anyone's penalty total), or after the agreed number of hands (``Hands``).
 - With ``none`` scoring and neither option set, each hand is a game.
 - With ``stacks``, a game also ends with the night: the referee starts every file with fresh
-  stacks of ``Stack`` chips.
+  stacks of ``Stack`` chips. Whether a game of stacks is over is the referee's carry's to say
+  (:func:`kcref.engine.carry.game_over`): it starts the next game with fresh stacks, and the
+  scoreboard ends its game there (:class:`kcref.scoring.standings.Tally`).
 - A change of scoring system ends the current game (a change of ``Target`` or ``Hands`` does
   not: the game goes on under the new value).
 - Otherwise the game runs on (``dutch`` without ``Hands``): at the end of the files it is still

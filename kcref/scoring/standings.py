@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, NamedTuple, TypeVar
 
+from ..engine.carry import ChipCarry
 from ..files.spool import Record, Spool
 from ..model.codes import UNREADABLE
 from ..model.diagnostics import Diagnostic
@@ -386,6 +387,9 @@ class Tally:
         self._last_given: tuple[object, ...] | None = None
         self._last_interned: tuple[tuple[str, ...], Options, str] = ((), Options(), "")
         self._last_rule_set: tuple[str, Options, list[int]] | None = None
+        self._carry = ChipCarry()
+        """The stacks the referee carries through the current file: a game of kept stacks ends
+        where the carry starts fresh ones (:mod:`kcref.engine.carry`)."""
 
     def _intern(self, value: _T) -> _T:
         """One shared object for equal values (the same players and options recur every hand)."""
@@ -407,9 +411,14 @@ class Tally:
         players, options, rules = self._intern_hand(verdict)
         winner = verdict.winner_name
         self.hand_count += 1
+        carry = self._carry
+        carry.before(options)
+        fresh = carry.after(options, players, verdict.stacks_end, verdict.pot_left) if verdict.valid else ""
         if judged.status != SCORED:
             self.rows.append(HandRow(self._night, verdict.path, verdict.index, verdict.number, line, players, rules,
                                      options, winner, verdict.blocked, judged.status, judged.reason))
+            if fresh and self._current is not None and self._current.scoring is options.scoring:
+                self._close(fresh)  # the game's stacks end here, with a hand that is not scored
             return
         scores = judged.scores
         assert scores is not None
@@ -448,7 +457,7 @@ class Tally:
                 tuple(game_totals[name] for name in players), current.number))
         if self.keep_running:
             self._series.setdefault(scoring, Series()).add(players, totals)
-        ended = current.end()
+        ended = fresh if scoring.keeps_stacks else current.end()
         if ended:
             self._close(ended)
 
@@ -486,6 +495,7 @@ class Tally:
         self.ignored.extend(d._replace(source="") for d in ignored)
         if self._current is not None and self._current.scoring.games.with_night:
             self._close("night")
+        self._carry = ChipCarry()
         self._night += 1
         self._night_scored.append(0)
         self._night_over.append(0)
