@@ -169,8 +169,6 @@ def test_a_missing_folder(command: str, tmp_path: Path) -> None:
 @pytest.mark.parametrize("command", WRITERS)
 def test_a_folder_that_refuses_new_files(command: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A read-only folder, as root sees none: its temp file cannot be made."""
-    from kcref.files import atomic
-
     folder = tmp_path / "ro"
     folder.mkdir()
     real_open = os.open
@@ -180,7 +178,7 @@ def test_a_folder_that_refuses_new_files(command: str, tmp_path: Path, monkeypat
             raise PermissionError(13, "Permission denied")
         return real_open(path, flags, mode)
 
-    monkeypatch.setattr(atomic.os, "open", refuse)
+    monkeypatch.setattr(os, "open", refuse)
     target = folder / "out.txt"
     code, out, err = invoke(*WRITERS[command], "-o", str(target))
     monkeypatch.undo()
@@ -199,6 +197,20 @@ def test_a_read_only_folder(tmp_path: Path) -> None:
     finally:
         folder.chmod(0o755)
     assert code == 2 and err.endswith("Permission denied\n") and list(folder.iterdir()) == []
+
+
+@pytest.mark.parametrize("command", WRITERS)
+def test_a_failed_rename_leaves_the_file(command: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    def cross_device(source: str, target: str) -> None:
+        raise OSError(18, "Invalid cross-device link")
+
+    target = tmp_path / "out.txt"
+    target.write_text("old\n", encoding="utf-8")
+    monkeypatch.setattr(os, "replace", cross_device)
+    code, out, err = invoke(*WRITERS[command], "-o", str(target))
+    monkeypatch.undo()
+    assert (code, out, err) == (2, "", f"kcref {command}: cannot write {target}: Invalid cross-device link\n")
+    assert target.read_text(encoding="utf-8") == "old\n" and left_behind(tmp_path) == []
 
 
 # --- a failed write is never put in place ---------------------------------------------------------------

@@ -105,7 +105,8 @@ def command(ctx: click.Context, files: tuple[str, ...], fmt: str | None, globs: 
 
     FILE may be a log, a directory (searched for *.log and *.kc files), or - for standard
     input. Exit status: 0 no errors (warnings and notes allowed, unless --strict; or any
-    errors, with --exit-zero), 1 errors found, 2 bad usage or a file that cannot be read.
+    errors, with --exit-zero), 1 errors found, 2 bad usage or a file that cannot be read (or
+    an -o FILE that cannot be written: it is then left as it was), 130 Ctrl-C.
 
     \b
     Examples:

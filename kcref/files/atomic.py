@@ -14,6 +14,7 @@ a crash) is removed by the next writer in that folder (:func:`clean_stale`).
 
 from __future__ import annotations
 
+import abc
 import io
 import os
 import re
@@ -233,15 +234,15 @@ class _Sink(io.RawIOBase):
                 super().close()
 
 
-class _Writer:
-    """What every writer shares: bytes (or text, see :meth:`text`) buffered into a :class:`_Sink`."""
+class _Writer(abc.ABC):
+    """What every writer shares: bytes (or text, see :meth:`text`) buffered into a :class:`_Sink`,
+    closed as the ``with`` ends; what :meth:`commit` does is each writer's own."""
 
     def __init__(self, path: str) -> None:
         self.path = path
         self._sink: _Sink | None = None
         self._buffer: io.BufferedWriter | None = None
         self._text: io.TextIOWrapper | None = None
-        self.committed = False
 
     def _open(self, fd: int) -> None:
         self._sink = _Sink(fd)
@@ -285,7 +286,7 @@ class _Writer:
                 if layer is not None:
                     try:
                         layer.close()
-                    except OSError:
+                    except (OSError, ValueError):
                         if not drop:
                             raise
         finally:
@@ -294,8 +295,9 @@ class _Writer:
                 sink.dropped = True
                 sink.close()
 
+    @abc.abstractmethod
     def commit(self) -> None:
-        raise NotImplementedError
+        """Put everything written in its place: until then, the writing can be taken back."""
 
     def _discard(self) -> None:
         self._close(drop=True)
@@ -326,7 +328,6 @@ class StreamFile(_Writer):
             self._close(drop=False)
         except OSError as exc:
             raise _cannot(exc) from None
-        self.committed = True
 
 
 class AtomicFile(_Writer):
@@ -407,7 +408,6 @@ class AtomicFile(_Writer):
             raise _cannot(exc) from None
         _live.discard(self.temp)
         self.temp = ""
-        self.committed = True
         self._let_go()
 
     def _discard(self) -> None:
