@@ -6,7 +6,6 @@ file is an exit 2 with nothing left behind; a failed write is never put in place
 from __future__ import annotations
 
 import os
-import resource
 import signal
 import stat
 import subprocess
@@ -217,6 +216,8 @@ def test_a_failed_rename_leaves_the_file(command: str, tmp_path: Path, monkeypat
 
 
 def _limit_file_size() -> None:
+    import resource
+
     signal.signal(signal.SIGINT, signal.SIG_DFL)
     resource.setrlimit(resource.RLIMIT_FSIZE, (32 * 1024, 32 * 1024))
 
@@ -320,13 +321,15 @@ def _still_running(children: dict[int, str]) -> list[int]:
 
 @pytest.fixture(scope="module")
 def many_logs(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """Enough logs that a check with two workers runs for seconds."""
+    """Enough logs that a check with two workers runs for seconds; one in ten full of errors, so
+    that the output grows all along."""
     from kcref.engine.bots import play_log
 
     folder = tmp_path_factory.mktemp("many")
     text = "".join(play_log(3, "classic", {}, seed=1, hands=40)).encode("utf-8")
+    errors = ILLEGAL.read_bytes() * 20
     for i in range(500):
-        (folder / f"n{i:03}.log").write_bytes(text)
+        (folder / f"n{i:03}.log").write_bytes(errors if i % 10 == 0 else text)
     return folder
 
 
@@ -444,13 +447,15 @@ def test_the_guard_leaves_an_ignored_signal_ignored(tmp_path: Path) -> None:
     from kcref.files.atomic import AtomicFile
 
     previous = signal.signal(signal.SIGHUP, signal.SIG_IGN)  # as under nohup
+    term = signal.signal(signal.SIGTERM, signal.SIG_DFL)
     try:
         with AtomicFile(str(tmp_path / "out.txt")):
             assert signal.getsignal(signal.SIGHUP) is signal.SIG_IGN
             assert signal.getsignal(signal.SIGTERM) not in (signal.SIG_DFL, signal.SIG_IGN)
+        assert signal.getsignal(signal.SIGTERM) is signal.SIG_DFL
     finally:
         signal.signal(signal.SIGHUP, previous)
-    assert signal.getsignal(signal.SIGTERM) is signal.SIG_DFL
+        signal.signal(signal.SIGTERM, term)
 
 
 def test_a_descriptor_name_writes_to_that_descriptor() -> None:
