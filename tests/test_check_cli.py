@@ -141,8 +141,9 @@ def test_output_file_holds_what_standard_output_would(tmp_path: Path) -> None:
     code, out = run("check", ILLEGAL, "--format", "json", "--output-file", str(target))
     assert code == 1 and out == ""
     assert target.read_text(encoding="utf-8") == run("check", ILLEGAL, "--format", "json")[1]
-    code, out = run("check", ILLEGAL, "-o", str(tmp_path / "no" / "such" / "folder.txt"))
-    assert code == 2 and "--output-file" in out
+    missing = tmp_path / "no" / "such" / "folder.txt"
+    code, out = run("check", ILLEGAL, "-o", str(missing))
+    assert (code, out) == (2, f"kcref check: cannot write {missing}: No such file or directory\n")
     assert list(tmp_path.iterdir()) == [target]
 
 

@@ -11,9 +11,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kcref.cli import main
+from kcref.files import atomic
 from kcref.model.diagnostics import Diagnostic
 from kcref.model.events import Blank
-from kcref.notation import formatter as fmt_module
 from kcref.notation.reader import read_text
 from kcref.notation.writer import Spelling, write_text
 from tests.strategies import logs, messy_logs
@@ -112,26 +112,17 @@ def test_write_failure_leaves_original(tmp_path: Path, monkeypatch: pytest.Monke
     if fail_at == "replace":
         def boom(*_: object) -> None:
             raise PermissionError(13, "Permission denied")
-        monkeypatch.setattr(fmt_module.os, "replace", boom)
+        monkeypatch.setattr(atomic.os, "replace", boom)
     else:
-        real_fdopen = os.fdopen
+        real_write = os.write
 
-        class DiskFull:
-            def __init__(self, *a: object, **k: object) -> None:
-                self.f = real_fdopen(*a, **k)
+        def disk_full(fd: int, data: bytes) -> int:
+            real_write(fd, bytes(data)[: len(data) // 2])
+            raise OSError(28, "No space left on device")
 
-            def __enter__(self) -> DiskFull:
-                return self
-
-            def __exit__(self, *exc: object) -> None:
-                self.f.close()
-
-            def write(self, text: str) -> int:
-                self.f.write(text[: len(text) // 2])
-                raise OSError(28, "No space left on device")
-
-        monkeypatch.setattr(fmt_module.os, "fdopen", DiskFull)
+        monkeypatch.setattr(atomic.os, "write", disk_full)
     with pytest.raises(OSError):
-        fmt_module.write_atomically(str(f), CANON)
+        atomic.write_atomically(str(f), CANON)
+    monkeypatch.undo()
     assert f.read_text(encoding="utf-8") == MESSY
     assert [p.name for p in tmp_path.iterdir()] == ["night.log"]

@@ -16,14 +16,13 @@ import pytest
 from click.testing import CliRunner
 
 from kcref.cli import main
+from kcref.files.atomic import STALE_AGE, clean_stale
 from kcref.model.events import Turn
 from kcref.notation import formatter as fmt_module
 from kcref.notation.formatter import (
     CHUNK,
-    STALE_AGE,
     Mode,
     Outcome,
-    clean_stale,
     format_file,
 )
 from kcref.notation.reader import read_text
@@ -165,7 +164,7 @@ def test_write_refuses_a_read_only_file(tmp_path: Path) -> None:
     canonical = _log(tmp_path, CANON, "canon.log")
     canonical.chmod(0o444)
     assert run("fmt", "--write", str(canonical)) == (0, "", "")  # nothing to write: nothing refused
-    assert run("play", "-o", str(f)) == (2, "", f"{f}: cannot write: it is read-only (mode -r--r--r--)\n")
+    assert run("play", "-o", str(f)) == (2, "", f"kcref play: cannot write {f}: it is read-only (mode -r--r--r--)\n")
     assert f.read_text(encoding="utf-8") == MESSY
 
 

@@ -8,11 +8,14 @@ from __future__ import annotations
 
 import gc
 import importlib
+import sys
 from collections.abc import Iterator, MutableMapping
+from typing import Any
 
 import click
 
 from .. import __version__
+from ..model.status import ExitStatus
 
 __all__ = ["main", "run"]
 
@@ -45,7 +48,33 @@ class Commands(MutableMapping[str, click.Command]):
         return len(self._commands)
 
 
-@click.group(commands=Commands(COMMANDS), context_settings={"help_option_names": ["-h", "--help"]})
+class Program(click.Group):
+    """The ``kcref`` group: Ctrl-C in any command ends it with exit status 130 and a one-line
+    note, the way shells expect (click would print ``Aborted!`` and exit 1, the status of
+    errors found). Each command's own ``with`` and ``finally`` have run by then: no temp file,
+    half-written output or worker process is left."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt:
+            name = f"kcref {ctx.invoked_subcommand}" if ctx.invoked_subcommand else "kcref"
+            try:
+                # The terminal echoed ^C without a line end.
+                click.echo(f"{chr(10) if _is_terminal(sys.stderr) else ''}{name}: interrupted", err=True)
+            except (OSError, ValueError):
+                pass
+            raise click.exceptions.Exit(ExitStatus.INTERRUPTED) from None
+
+
+def _is_terminal(stream: Any) -> bool:
+    try:
+        return bool(stream.isatty())
+    except (AttributeError, ValueError):
+        return False
+
+
+@click.group(cls=Program, commands=Commands(COMMANDS), context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, "-V", "--version", prog_name="kcref")
 def main() -> None:
     """kcref: the referee and scorekeeper for Kings in the Corner.
@@ -64,6 +93,8 @@ def run() -> None:
     command line's arguments, and then the process exits."""
     try:
         main(prog_name="kcref")
+    except KeyboardInterrupt:
+        sys.exit(ExitStatus.INTERRUPTED)  # one that came when click was not listening
     finally:
         # The process ends here: the interpreter's last collection would go through every object
         # (mostly the modules loaded), a tenth of a short run, only to free what the exit frees.

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, TextIO
 
 import click
 
-from .common import Failed, resolve_inputs
+from .common import Failed, output_file, resolve_inputs
 from .registry import Described, RegistryChoice, RegistryOption
 
 if TYPE_CHECKING:
@@ -78,9 +78,8 @@ CODES_HELP = "(comma-separated code prefixes such as KC2 or KC216; repeatable)"
 @click.option("--no-source", is_flag=True, help="Do not show the source line and caret under each message.")
 @click.option("--exit-zero", is_flag=True,
               help="Exit 0 even when errors are found (2 still means bad usage or a file that cannot be read).")
-@click.option("--output-file", "-o", "out", type=click.File("w", encoding="utf-8", lazy=False, atomic=True),
-              default="-", metavar="FILE",
-              help="Write the results to FILE instead of standard output.")
+@click.option("--output-file", "-o", "out", type=click.Path(allow_dash=True), default="-", metavar="FILE",
+              help="Write the results to FILE (whole, or not at all) instead of standard output.")
 @click.option("--select", multiple=True, metavar="CODES", callback=code_prefixes, shell_complete=complete_codes,
               help=f"Report only the codes that start with these {CODES_HELP} [default: all].")
 @click.option("--ignore", multiple=True, metavar="CODES", callback=code_prefixes, shell_complete=complete_codes,
@@ -100,14 +99,15 @@ CODES_HELP = "(comma-separated code prefixes such as KC2 or KC216; repeatable)"
               help="Keep the cache in DIR [default: .kcref_cache in the working folder].")
 @click.pass_context
 def command(ctx: click.Context, files: tuple[str, ...], fmt: str | None, globs: tuple[str, ...], jobs: int | None,
-          quiet: bool, strict: bool | None, verbose: bool, no_source: bool, exit_zero: bool, out: TextIO,
+          quiet: bool, strict: bool | None, verbose: bool, no_source: bool, exit_zero: bool, out: str,
           select: tuple[str, ...], ignore: tuple[str, ...], extend_ignore: tuple[str, ...], config_file: str | None,
           isolated: bool, statistics: bool, no_cache: bool, cache_dir: str | None) -> None:
     """Check game logs; report every problem as PATH:LINE:COL: SEVERITY CODE message.
 
     FILE may be a log, a directory (searched for *.log and *.kc files), or - for standard
     input. Exit status: 0 no errors (warnings and notes allowed, unless --strict; or any
-    errors, with --exit-zero), 1 errors found, 2 bad usage or a file that cannot be read.
+    errors, with --exit-zero), 1 errors found, 2 bad usage or a file that cannot be read (or
+    an -o FILE that cannot be written: it is then left as it was), 130 Ctrl-C.
 
     \b
     Examples:
@@ -157,11 +157,23 @@ def command(ctx: click.Context, files: tuple[str, ...], fmt: str | None, globs: 
     if cache_dir is None and here.cache_dir is not None and here.path is not None:
         cache_dir = os.path.join(os.path.dirname(here.path), here.cache_dir)  # a file's: from its folder
     cache = None if here.cache is False or cache_off(os.environ) else Cache(cache_dir or CACHE_DIR)
-    # A FILE is written whole or not at all (click's atomic file, put in place as the command ends).
-    status = run_check(inputs, fmt, out, jobs=here.jobs or 1, quiet=quiet, strict=bool(here.strict),
-                       show_source=not no_source, verbose=verbose,
-                       progress=progress_bar if stderr_is_terminal() else None, configs=configs.__getitem__,
-                       statistics=statistics, cache=cache, configurations=in_use)
+
+    def check_into(stream: TextIO) -> ExitStatus:
+        return run_check(inputs, fmt, stream, jobs=here.jobs or 1, quiet=quiet, strict=bool(here.strict),
+                         show_source=not no_source, verbose=verbose,
+                         progress=progress_bar if stderr_is_terminal() else None, configs=configs.__getitem__,
+                         statistics=statistics, cache=cache, configurations=in_use)
+
+    if out == "-":
+        # Standard output as click gives it to a text file option (flushed as the command ends).
+        stdout: TextIO = click.File("w", encoding="utf-8", lazy=False).convert("-", None, ctx)  # type: ignore[assignment]
+        status = check_into(stdout)
+    else:
+        # Streamed into a temp file, put in place only once the check has run to its end: a
+        # failed write, a Ctrl-C or a signal leaves the FILE as it was.
+        with output_file(out) as target:
+            status = check_into(target.text())
+            target.commit()
     ctx.exit(ExitStatus.OK if exit_zero and status is ExitStatus.FOUND else status)
 
 

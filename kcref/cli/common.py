@@ -1,8 +1,10 @@
-"""What every command shares: reading its file arguments, and ending with a message already worded."""
+"""What every command shares: reading its file arguments, writing its output file, and ending
+with a message already worded."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from typing import IO, TYPE_CHECKING
 
 import click
@@ -10,6 +12,7 @@ import click
 from ..model.status import ExitStatus
 
 if TYPE_CHECKING:
+    from ..files.atomic import AtomicFile, StreamFile
     from ..files.inputs import Inputs
 
 
@@ -36,3 +39,25 @@ def resolve_inputs(args: Sequence[str], globs: Sequence[str] = (), one_file: boo
     for skipped in inputs.skipped:
         click.echo(f"kcref {name}: {skipped_note(skipped)}", err=True)
     return inputs
+
+
+def cannot_write(path: str, exc: OSError) -> Failed:
+    """``kcref CMD: cannot write PATH: REASON``, the end of a command whose output file cannot be
+    written (exit 2)."""
+    from ..model.diagnostics import printable
+
+    name = click.get_current_context().info_name
+    return Failed(printable(f"kcref {name}: cannot write {path}: {exc.strerror or exc}"))
+
+
+@contextmanager
+def output_file(path: str) -> Iterator[AtomicFile | StreamFile]:
+    """The command's output file (see :func:`kcref.files.atomic.open_output`): written whole, once
+    committed, or not at all; one that cannot be written ends the command (:func:`cannot_write`)."""
+    from ..files.atomic import CannotWrite, open_output
+
+    try:
+        with open_output(path) as out:
+            yield out
+    except CannotWrite as exc:
+        raise cannot_write(path, exc) from None

@@ -6,7 +6,7 @@ from collections.abc import Iterable
 
 import click
 
-from .common import Failed
+from .common import cannot_write
 from .registry import Described, Entry, PresetName, RegistryChoice, RegistryOption, TagValue, first_clause
 
 
@@ -28,8 +28,8 @@ def bots() -> Iterable[Described]:
 @click.option("--hands", type=click.IntRange(1, None), default=1, show_default=True, help="How many hands.")
 @click.option("--bot", cls=RegistryOption, type=RegistryChoice(bots), default="greedy", show_default=True,
               help="How the players choose: {choices}.")
-@click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True),
-              help="Write the log to this file (atomically) instead of standard output.")
+@click.option("-o", "--output", type=click.Path(), metavar="FILE",
+              help="Write the log to FILE (whole, or not at all) instead of standard output.")
 def command(players: int, rules_name: str, options: tuple[tuple[str, str], ...], seed: int, hands: int, bot: str,
          output: str | None) -> None:
     """Let bots play whole hands and write the complete log.
@@ -42,8 +42,7 @@ def command(players: int, rules_name: str, options: tuple[tuple[str, str], ...],
       kcref play --rules classic --option Draw=start --bot random -o night.log
     """
     from ..engine.bots import play_log
-    from ..model.diagnostics import printable
-    from ..notation.formatter import write_atomically
+    from ..files.atomic import CannotWrite, write_atomically
 
     try:
         text = "".join(play_log(players, rules_name, dict(options), seed=seed, hands=hands, bot=bot))
@@ -54,5 +53,5 @@ def command(players: int, rules_name: str, options: tuple[tuple[str, str], ...],
         return
     try:
         write_atomically(output, text)
-    except OSError as exc:
-        raise Failed(f"{printable(output)}: cannot write: {exc.strerror or exc}") from None
+    except CannotWrite as exc:
+        raise cannot_write(output, exc) from None

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from .common import Failed, resolve_inputs
+from .common import cannot_write, resolve_inputs
 
 
 @click.command("report")
@@ -37,7 +37,6 @@ def command(ctx: click.Context, files: tuple[str, ...], out: str, globs: tuple[s
       kcref report night.log -o - > night.html
       kcref report --watch night.log -o night.html
     """
-    from ..model.diagnostics import printable
     from ..output.report_output import target_path, unreadable_line, written_note
 
     if watch and "-" in files:
@@ -55,12 +54,13 @@ def command(ctx: click.Context, files: tuple[str, ...], out: str, globs: tuple[s
         if target == "-":
             click.echo(result.html, nl=False)
             return result.status
-        from ..notation.formatter import write_atomically
+        from ..files.atomic import CannotWrite
+        from ..output.report_output import write_page
 
         try:
-            write_atomically(target, result.html)
-        except OSError as exc:
-            raise Failed(f"{printable(target)}: cannot write: {exc.strerror or exc}") from None
+            write_page(target, (result.html,))
+        except CannotWrite as exc:
+            raise cannot_write(target, exc) from None
         click.echo(written_note(target, result.hands, result.errors), err=True)
         return result.status
 

@@ -14,3 +14,5 @@ class ExitStatus(enum.IntEnum):
     """Errors found in the logs, or a log that is not canonical (``fmt --check``)."""
     USAGE = 2
     """Bad usage, or a file that cannot be read or written, or a hand or line not there."""
+    INTERRUPTED = 130
+    """Stopped by Ctrl-C (SIGINT), as shells count it: 128 + 2. Nothing half-written is left."""

@@ -9,9 +9,8 @@ cannot be read twice, is copied aside as it is read).
 
 A rewrite keeps what kcref does not own: a symbolic link is written through (its target is
 formatted, the link stays), the file's mode (and owner, where allowed) is kept, and a read-only
-file is refused, as an editor would. Its temp file is named ``.kcref-PID-XXXXXXXX.tmp``: it is
-removed on SIGTERM or SIGHUP, and one left behind by a process that is gone (SIGKILL, a crash)
-is removed by the next rewrite in that folder.
+file is refused, as an editor would. The temp file and what becomes of it on a signal or a
+failure are :class:`kcref.files.atomic.AtomicFile`'s.
 """
 
 from __future__ import annotations
@@ -20,13 +19,11 @@ import collections
 import enum
 import io
 import os
-import re
 import stat
-import time
 from collections.abc import Callable, Iterable, Iterator
-from types import FrameType, TracebackType
 from typing import BinaryIO
 
+from ..files.atomic import AtomicFile, CannotWrite, is_read_only
 from ..files.discover import file_kind
 from ..files.inputs import STDIN, display_name, open_input
 from ..model.codes import UNREADABLE
@@ -63,10 +60,6 @@ class Outcome(enum.Enum):
     """The file has syntax errors: left alone, its errors given to ``on_error``."""
     UNREADABLE = "unreadable"
     """The file could not be read as text (KC001-KC003): left alone."""
-
-
-class CannotWrite(OSError):
-    """``--write`` refuses or fails to rewrite a file; the file is left as it was."""
 
 
 class _Run:
@@ -266,12 +259,6 @@ def diff_lines(text: str) -> list[str]:
     return lines
 
 
-def is_read_only(path: str, st: os.stat_result) -> bool:
-    """Whether a file is read-only: no write permission bit at all (which even root, who may
-    write anything, takes as the owner's wish), or not writable by this user."""
-    return st.st_mode & 0o222 == 0 or not os.access(path, os.W_OK)
-
-
 def rewrite(path: str, spelling: Spelling = DEFAULT_SPELLING, *, on_error: Emit) -> Outcome:
     """Rewrite the log at ``path`` in canonical form, atomically, if it is not canonical already.
 
@@ -316,202 +303,3 @@ def rewrite(path: str, spelling: Spelling = DEFAULT_SPELLING, *, on_error: Emit)
                 return Outcome.CANONICAL
             temp.commit()
     return Outcome.CHANGED
-
-
-# --- atomic writes, and their temp files ---------------------------------------------------------
-
-_TEMP_NAME = re.compile(r"\.kcref-(?:(?P<pid>[0-9]+)-)?[A-Za-z0-9_]+\.tmp")
-STALE_AGE = 24 * 3600
-"""A temp file of ours this old (seconds) is stale even if its writer's process id is in use."""
-_CAUGHT = ("SIGTERM", "SIGHUP")
-"""The signals that remove our temp files, where the system has them."""
-_live: set[str] = set()
-_previous: dict[int, object] = {}
-_cleaned: set[str] = set()
-
-
-def _on_signal(signum: int, frame: FrameType | None) -> None:
-    for temp in list(_live):
-        try:
-            os.unlink(temp)
-        except OSError:
-            pass
-    _live.clear()
-    raise SystemExit(128 + signum)
-
-
-def _guard() -> None:
-    """Remove our temp files on SIGTERM and SIGHUP (and exit 128+N) while any is live."""
-    import signal
-    import threading
-
-    if _previous or threading.current_thread() is not threading.main_thread():
-        return
-    for sig in (getattr(signal, name) for name in _CAUGHT if hasattr(signal, name)):
-        _previous[sig] = signal.signal(sig, _on_signal)
-
-
-def _unguard() -> None:
-    import signal
-
-    if _live or not _previous:
-        return
-    for sig, handler in _previous.items():
-        signal.signal(sig, handler if handler is not None else signal.SIG_DFL)  # type: ignore[arg-type]
-    _previous.clear()
-
-
-def _writer_alive(pid: int) -> bool:
-    if pid <= 0 or pid == os.getpid():
-        return False  # our own live temp files are in _live; one with our id is an older process's
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    except (OSError, OverflowError):
-        return False
-    return True
-
-
-def clean_stale(directory: str, now: float | None = None) -> list[str]:
-    """Remove the temp files of ours left in ``directory`` by a process that is gone, or older
-    than ``STALE_AGE``: only regular files named ``.kcref-PID-XXXXXXXX.tmp`` (or the older
-    ``.kcref-XXXXXXXX.tmp``) that this user owns. Returns the paths removed."""
-    now = time.time() if now is None else now
-    removed: list[str] = []
-    euid = os.geteuid() if hasattr(os, "geteuid") else -1
-    try:
-        with os.scandir(directory) as it:
-            entries = [e for e in it if _TEMP_NAME.fullmatch(e.name)]
-    except OSError:
-        return removed
-    for entry in entries:
-        if entry.path in _live:
-            continue
-        try:
-            st = entry.stat(follow_symlinks=False)
-        except OSError:
-            continue
-        if not stat.S_ISREG(st.st_mode) or (euid not in (0, -1) and st.st_uid != euid):
-            continue
-        pid = _TEMP_NAME.fullmatch(entry.name)["pid"]  # type: ignore[index]
-        if now - st.st_mtime > STALE_AGE or (pid is not None and not _writer_alive(int(pid))):
-            try:
-                os.unlink(entry.path)
-            except OSError:
-                continue
-            removed.append(entry.path)
-    return removed
-
-
-class AtomicFile:
-    """A temp file beside ``path`` that replaces it on :meth:`commit`, keeping its mode (and
-    owner, where allowed); left uncommitted, it is removed. A symbolic link is written through.
-
-    Use it as a context manager. Raises ``CannotWrite`` for a read-only file (see
-    :func:`is_read_only`), unless ``read_only_ok``.
-    """
-
-    def __init__(self, path: str, read_only_ok: bool = False) -> None:
-        self.target = os.path.realpath(path)
-        self.directory = os.path.dirname(self.target)
-        try:
-            self.st: os.stat_result | None = os.stat(self.target)
-        except FileNotFoundError:
-            self.st = None
-        if self.st is not None and not read_only_ok and is_read_only(self.target, self.st):
-            raise CannotWrite(f"it is read-only (mode {stat.filemode(self.st.st_mode)})")
-        self.temp = ""
-        self._file: BinaryIO | None = None
-
-    def __enter__(self) -> AtomicFile:
-        import secrets
-
-        if self.directory not in _cleaned:
-            _cleaned.add(self.directory)
-            clean_stale(self.directory)
-        _guard()
-        # The name is registered before the file exists, so that a signal at any moment finds it.
-        while True:
-            self.temp = os.path.join(self.directory, f".kcref-{os.getpid()}-{secrets.token_hex(4)}.tmp")
-            _live.add(self.temp)
-            try:
-                fd = os.open(self.temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0), 0o600)
-            except FileExistsError:
-                _live.discard(self.temp)
-                continue
-            except BaseException:
-                self._discard()
-                raise
-            break
-        try:
-            handle = os.fdopen(fd, "wb")
-            self._exit = handle.__exit__
-            self._file = handle.__enter__()
-        except BaseException:
-            self._discard()
-            raise
-        return self
-
-    def write(self, data: bytes) -> None:
-        """Write bytes to the temp file."""
-        assert self._file is not None
-        self._file.write(data)
-
-    def commit(self) -> None:
-        """Flush the temp file to disk and rename it over the file."""
-        assert self._file is not None
-        self._file.flush()
-        os.fsync(self._file.fileno())
-        self._close(None, None, None)
-        if self.st is not None:
-            made = os.stat(self.temp)
-            if (self.st.st_uid, self.st.st_gid) != (made.st_uid, made.st_gid):
-                try:
-                    os.chown(self.temp, self.st.st_uid, self.st.st_gid)
-                except OSError:
-                    pass  # not allowed: the file becomes ours, as with any editor
-            mode = self.st.st_mode & 0o7777
-        else:
-            umask = os.umask(0)
-            os.umask(umask)
-            mode = 0o666 & ~umask
-        os.chmod(self.temp, mode)
-        os.replace(self.temp, self.target)
-        _live.discard(self.temp)
-        self.temp = ""
-        _unguard()
-
-    def _close(self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None) -> None:
-        if self._file is not None:
-            self._file = None
-            self._exit(kind, exc, tb)
-
-    def _discard(self) -> None:
-        if self.temp:
-            try:
-                os.unlink(self.temp)
-            except OSError:
-                pass
-            _live.discard(self.temp)
-            self.temp = ""
-        _unguard()
-
-    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None,
-                 tb: TracebackType | None) -> None:
-        try:
-            self._close(kind, exc, tb)
-        finally:
-            self._discard()
-
-
-def write_atomically(path: str, text: str) -> None:
-    """Replace the file at ``path`` with ``text``: a temp file beside it, then a rename.
-
-    If anything fails on the way, the file is left as it was.
-    """
-    with AtomicFile(path) as f:
-        f.write(text.encode("utf-8"))
-        f.commit()

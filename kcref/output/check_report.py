@@ -136,20 +136,26 @@ def _whole(inputs: Inputs, printer: Printer, jobs: int, count: int, progress: Pr
     # --quiet shows only what fails: the workers need not send the rest back; nor the penalties
     # that the text printer sums up from the verdicts.
     keep = _shown_only(printer)
-    results: Iterable[FileReport]
+    checked: Iterator[FileReport]
     if cache is None:
-        results = check_inputs(inputs, jobs=jobs, keep_hands=printer.wants_hands, keep=keep, configs=configs)
+        checked = check_inputs(inputs, jobs=jobs, keep_hands=printer.wants_hands, keep=keep, configs=configs)
     else:
-        results = _cached_inputs(inputs, cache, jobs, configs)
-    if progress is not None:
-        with progress(results, count) as shown:
-            results = list(shown)
-    reports = []
-    for report in results:
-        _print_whole(printer, report, keep if cache is not None else None)
-        report.diagnostics = []
-        report.hands = []  # printed: the summary needs only the counts
-        reports.append(report)
+        checked = _cached_inputs(inputs, cache, jobs, configs)
+    # Closed on the way out, not when collected: an exception (Ctrl-C, a failed write) then
+    # stops the worker processes at once, instead of waiting for the rest of their work.
+    try:
+        results: Iterable[FileReport] = checked
+        if progress is not None:
+            with progress(results, count) as shown:
+                results = list(shown)
+        reports = []
+        for report in results:
+            _print_whole(printer, report, keep if cache is not None else None)
+            report.diagnostics = []
+            report.hands = []  # printed: the summary needs only the counts
+            reports.append(report)
+    finally:
+        getattr(checked, "close", lambda: None)()
     return reports
 
 

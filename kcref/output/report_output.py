@@ -1,16 +1,16 @@
 """Where ``kcref report`` writes its page, and ``--watch``: rebuild it whenever a log changes.
 
-The page is written whole or not at all (:func:`kcref.notation.formatter.write_atomically`), so a
-browser reloading it never reads half a page. Watching polls the inputs' modification times and sizes
-(a folder is searched again each time, so a new log in it is seen): no dependency, and it works on
-every file system, network shares included.
+The page is written whole or not at all (:func:`write_page`, through
+:func:`kcref.files.atomic.open_output`), so a browser reloading it never reads half a page.
+Watching polls the inputs' modification times and sizes (a folder is searched again each time, so
+a new log in it is seen): no dependency, and it works on every file system, network shares included.
 """
 
 from __future__ import annotations
 
 import os
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import NamedTuple
 
 from ..files.inputs import DEFAULT_GLOBS, STDIN, Found, resolve
@@ -28,6 +28,20 @@ def target_path(out: str) -> str:
     if out != STDIN and os.path.isdir(out):
         return os.path.join(out, PAGE_NAME)
     return out
+
+
+def write_page(target: str, chunks: Iterable[str]) -> None:
+    """Write the page, given as pieces of text in order, to the file ``target``: streamed into a
+    temp file beside it that takes its place once the last piece is written, so the file is
+    whole or as it was (a device or a FIFO is written in place). Raises
+    :class:`~kcref.files.atomic.CannotWrite`; anything ``chunks`` raises leaves the file as it was."""
+    from ..files.atomic import open_output
+
+    with open_output(target) as page:
+        out = page.text(newline="")
+        for chunk in chunks:
+            out.write(chunk)
+        page.commit()
 
 
 def written_note(target: str, hands: int, errors: int) -> str:

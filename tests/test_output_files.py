@@ -1,0 +1,526 @@
+"""What a command writes with ``-o`` is whole or not there: a device, a FIFO or ``/dev/stdout`` is
+written straight through and never replaced; a folder, a missing folder or one that refuses a new
+file is an exit 2 with nothing left behind; a failed write is never put in place; Ctrl-C is exit
+130, without a traceback, a worker process, a temp file or a partial output; SIGTERM is 143."""
+
+from __future__ import annotations
+
+import os
+import signal
+import stat
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from kcref.cli import main
+from tests.util import ROOT
+
+ILLEGAL = ROOT / "samples" / "invalid" / "illegal-plays.log"
+NIGHT = ROOT / "samples" / "classic-night.log"
+ENV = {**os.environ, "PYTHONPATH": str(ROOT)}
+
+WRITERS = {
+    "check": ["check", "--no-cache", str(NIGHT)],
+    "report": ["report", str(NIGHT)],
+    "play": ["play", "--hands", "2"],
+}
+"""Every command that writes a file with ``-o``, and what it writes."""
+
+
+def invoke(*args: str) -> tuple[int, str, str]:
+    result = CliRunner().invoke(main, list(args))
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    return result.exit_code, result.stdout, result.stderr
+
+
+def left_behind(folder: Path) -> list[str]:
+    """The temp files of a writer (ours, or click's) in ``folder``."""
+    return sorted(p.name for p in folder.iterdir() if p.name.startswith((".kcref-", ".__atomic-write")))
+
+
+def expected(command: str) -> str:
+    """What ``command`` writes to standard output."""
+    code, out, _ = invoke(*WRITERS[command], *(["-o", "-"] if command != "play" else []))
+    assert code == 0 and out
+    return out
+
+
+class FifoReader:
+    """Reads a FIFO whole in a thread; a FIFO nobody opens for writing is unblocked at the end."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.data = b""
+        self.thread = threading.Thread(target=self._read, daemon=True)
+        self.thread.start()
+
+    def _read(self) -> None:
+        with open(self.path, "rb") as f:
+            self.data = f.read()
+
+    def finish(self, timeout: float = 30) -> str:
+        self.thread.join(timeout)
+        if self.thread.is_alive() and stat.S_ISFIFO(os.stat(self.path).st_mode):
+            os.close(os.open(self.path, os.O_WRONLY | os.O_NONBLOCK))  # no writer came: end its wait
+            self.thread.join(timeout)
+        assert not self.thread.is_alive(), "the FIFO's reader never saw its end"
+        return self.data.decode("utf-8")
+
+
+# --- devices, FIFOs, descriptors: written straight through ------------------------------------------
+
+
+@pytest.mark.parametrize("command", WRITERS)
+def test_a_fifo_is_written_through_not_replaced(command: str, tmp_path: Path) -> None:
+    fifo = tmp_path / "out"
+    os.mkfifo(fifo)
+    reader = FifoReader(fifo)
+    code, _, err = invoke(*WRITERS[command], "-o", str(fifo))
+    got = reader.finish()
+    assert code == 0, err
+    assert stat.S_ISFIFO(os.stat(fifo).st_mode)
+    assert got == expected(command)
+    assert left_behind(tmp_path) == []
+
+
+@pytest.mark.parametrize("command", WRITERS)
+def test_a_device_is_written_through_not_replaced(command: str, tmp_path: Path) -> None:
+    if os.geteuid() != 0:
+        pytest.skip("making a device node needs root")
+    null = tmp_path / "null"
+    os.mknod(null, stat.S_IFCHR | 0o666, os.makedev(1, 3))  # our own /dev/null: never the system's
+    try:
+        os.close(os.open(null, os.O_WRONLY))
+    except PermissionError:
+        pytest.skip("this file system does not open device nodes (mounted nodev)")
+    code, _, err = invoke(*WRITERS[command], "-o", str(null))
+    assert code == 0, err
+    st = os.stat(null)
+    assert stat.S_ISCHR(st.st_mode) and st.st_rdev == os.makedev(1, 3)
+    assert left_behind(tmp_path) == []
+
+
+def test_a_link_to_a_fifo_is_followed(tmp_path: Path) -> None:
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    link = tmp_path / "out.txt"
+    link.symlink_to(fifo)
+    reader = FifoReader(fifo)
+    code, _, _ = invoke("play", "--hands", "1", "-o", str(link))
+    assert code == 0 and reader.finish().startswith("[")
+    assert link.is_symlink() and stat.S_ISFIFO(os.stat(fifo).st_mode)
+
+
+@pytest.mark.parametrize("command", WRITERS)
+def test_dev_stdout_is_standard_output(command: str, tmp_path: Path) -> None:
+    before = set(os.listdir("/dev"))
+    try:
+        p = subprocess.run([sys.executable, "-m", "kcref", *WRITERS[command], "-o", "/dev/stdout"],
+                           capture_output=True, text=True, env=ENV, cwd=tmp_path, timeout=120)
+    finally:
+        for name in set(os.listdir("/dev")) - before:  # what a wrong writer leaves there (as root)
+            if name.startswith((".kcref-", ".__atomic-write")):
+                os.unlink(os.path.join("/dev", name))
+    assert p.returncode == 0, p.stderr
+    assert p.stdout == expected(command)
+    assert not {n for n in set(os.listdir("/dev")) - before if n.startswith((".kcref-", ".__atomic-write"))}
+
+
+def test_dev_stdout_appends_where_the_shell_redirected(tmp_path: Path) -> None:
+    """``-o /dev/stdout >> FILE`` writes at the shell's own offset, as a shell's ``> /dev/stdout`` does."""
+    out = tmp_path / "all.log"
+    out.write_text("# kept\n", encoding="utf-8")
+    with open(out, "a", encoding="utf-8") as stdout:
+        p = subprocess.run([sys.executable, "-m", "kcref", *WRITERS["play"], "-o", "/dev/stdout"],
+                           stdout=stdout, stderr=subprocess.PIPE, text=True, env=ENV, timeout=120)
+    assert p.returncode == 0, p.stderr
+    assert out.read_text(encoding="utf-8") == "# kept\n" + expected("play")
+
+
+# --- what cannot be written: exit 2, nothing left --------------------------------------------------
+
+
+@pytest.mark.parametrize("command", ["check", "play"])
+def test_a_folder_is_refused(command: str, tmp_path: Path) -> None:
+    folder = tmp_path / "out"
+    folder.mkdir()
+    assert invoke(*WRITERS[command], "-o", str(folder)) == (2, "", f"kcref {command}: cannot write {folder}: "
+                                                                 "it is a directory\n")
+    assert list(folder.iterdir()) == [] and left_behind(tmp_path) == []
+    code, _, err = invoke(*WRITERS[command], "-o", str(tmp_path / "new") + os.sep)
+    assert code == 2 and err.endswith(": it is a directory\n") and not (tmp_path / "new").exists()
+
+
+@pytest.mark.parametrize("command", WRITERS)
+def test_a_missing_folder(command: str, tmp_path: Path) -> None:
+    target = tmp_path / "no" / "such.txt"
+    assert invoke(*WRITERS[command], "-o", str(target)) == (2, "", f"kcref {command}: cannot write {target}: "
+                                                                 "No such file or directory\n")
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("command", WRITERS)
+def test_a_folder_that_refuses_new_files(command: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A read-only folder, as root sees none: its temp file cannot be made."""
+    folder = tmp_path / "ro"
+    folder.mkdir()
+    real_open = os.open
+
+    def refuse(path: str, flags: int, mode: int = 0o777) -> int:
+        if os.path.dirname(path) == str(folder) and flags & os.O_CREAT:
+            raise PermissionError(13, "Permission denied")
+        return real_open(path, flags, mode)
+
+    monkeypatch.setattr(os, "open", refuse)
+    target = folder / "out.txt"
+    code, out, err = invoke(*WRITERS[command], "-o", str(target))
+    monkeypatch.undo()
+    assert (code, out, err) == (2, "", f"kcref {command}: cannot write {target}: Permission denied\n")
+    assert list(folder.iterdir()) == []
+
+
+def test_a_read_only_folder(tmp_path: Path) -> None:
+    if os.geteuid() == 0:
+        pytest.skip("root writes into a read-only folder (test_a_folder_that_refuses_new_files stands in)")
+    folder = tmp_path / "ro"
+    folder.mkdir()
+    folder.chmod(0o555)
+    try:
+        code, _, err = invoke("check", "--no-cache", str(NIGHT), "-o", str(folder / "out.txt"))
+    finally:
+        folder.chmod(0o755)
+    assert code == 2 and err.endswith("Permission denied\n") and list(folder.iterdir()) == []
+
+
+@pytest.mark.parametrize("command", WRITERS)
+def test_a_failed_rename_leaves_the_file(command: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    def cross_device(source: str, target: str) -> None:
+        raise OSError(18, "Invalid cross-device link")
+
+    target = tmp_path / "out.txt"
+    target.write_text("old\n", encoding="utf-8")
+    monkeypatch.setattr(os, "replace", cross_device)
+    code, out, err = invoke(*WRITERS[command], "-o", str(target))
+    monkeypatch.undo()
+    assert (code, out, err) == (2, "", f"kcref {command}: cannot write {target}: Invalid cross-device link\n")
+    assert target.read_text(encoding="utf-8") == "old\n" and left_behind(tmp_path) == []
+
+
+# --- a failed write is never put in place ---------------------------------------------------------------
+
+
+def _limit_file_size() -> None:
+    import resource
+
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    resource.setrlimit(resource.RLIMIT_FSIZE, (32 * 1024, 32 * 1024))
+
+
+def test_file_too_large_is_an_error_and_the_file_is_kept(tmp_path: Path) -> None:
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    for i in range(200):
+        (logs / f"n{i:03}.log").write_bytes(ILLEGAL.read_bytes())
+    target = tmp_path / "res.json"
+    target.write_text("old\n", encoding="utf-8")
+    p = subprocess.run([sys.executable, "-m", "kcref", "check", "--no-cache", "--format", "json", str(logs),
+                        "-o", str(target)], capture_output=True, text=True, env=ENV, cwd=tmp_path, timeout=120,
+                       preexec_fn=_limit_file_size)
+    assert p.returncode == 2, p.stderr
+    assert p.stderr == f"kcref check: cannot write {target}: File too large\n"
+    assert target.read_text(encoding="utf-8") == "old\n" and left_behind(tmp_path) == []
+
+
+def test_an_error_while_checking_commits_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from kcref.output import check_report
+
+    def half_then_fail(inputs: object, fmt: str, out: object, **kw: object) -> None:
+        out.write("{\"diagnostics\": [" * 5000)  # type: ignore[attr-defined]
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(check_report, "run_check", half_then_fail)
+    target = tmp_path / "res.json"
+    result = CliRunner().invoke(main, ["check", str(NIGHT), "-o", str(target)])
+    assert isinstance(result.exception, RuntimeError)
+    assert list(tmp_path.iterdir()) == []
+
+
+# --- Ctrl-C and SIGTERM -------------------------------------------------------------------------------------
+
+
+INTERRUPTED = {
+    "check": ("kcref.output.check_report", "run_check", ["check", str(NIGHT)]),
+    "check -o": ("kcref.output.check_report", "run_check", ["check", str(NIGHT), "-o", "{out}"]),
+    "score": ("kcref.output.score_report", "score_inputs", ["score", str(NIGHT)]),
+    "show": ("kcref.output.show_report", "show_input", ["show", str(NIGHT)]),
+    "fmt": ("kcref.output.fmt_report", "run_fmt", ["fmt", str(NIGHT)]),
+    "play -o": ("kcref.engine.bots", "play_log", ["play", "-o", "{out}"]),
+    "report -o": ("kcref.output.report_page", "build_report", ["report", str(NIGHT), "-o", "{out}"]),
+}
+
+
+@pytest.mark.parametrize("case", INTERRUPTED)
+def test_ctrl_c_is_exit_130_without_aborted(case: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import importlib
+
+    module, name, args = INTERRUPTED[case]
+
+    def ctrl_c(*args: object, **kwargs: object) -> None:
+        out = args[2] if len(args) > 2 else None
+        if hasattr(out, "write"):
+            out.write("half of it\n")  # type: ignore[union-attr]
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(importlib.import_module(module), name, ctrl_c)
+    out = tmp_path / "out.txt"
+    code, _, err = invoke(*(a.replace("{out}", str(out)) for a in args))
+    command = args[0]
+    assert (code, err) == (130, f"kcref {command}: interrupted\n")
+    assert list(tmp_path.iterdir()) == []
+
+
+def _take_ctrl_c() -> None:
+    # Before exec: an ignored SIGINT (tests run as a background job) would stay ignored.
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+def _children(pid: int) -> dict[int, str]:
+    """The child processes of ``pid``, each with its start time (to tell a reused id)."""
+    found: dict[int, str] = {}
+    try:
+        tasks = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return found
+    for task in tasks:
+        try:
+            with open(f"/proc/{pid}/task/{task}/children", encoding="ascii") as f:
+                for child in f.read().split():
+                    found[int(child)] = _start_time(int(child))
+        except OSError:
+            continue
+    return found
+
+
+def _start_time(pid: int) -> str:
+    try:
+        with open(f"/proc/{pid}/stat", encoding="utf-8", errors="replace") as f:
+            return f.read().rpartition(")")[2].split()[19]
+    except OSError:
+        return ""
+
+
+def _still_running(children: dict[int, str]) -> list[int]:
+    return [pid for pid, started in children.items() if started and _start_time(pid) == started]
+
+
+@pytest.fixture(scope="module")
+def many_logs(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Enough logs that a check with two workers runs for seconds; one in ten full of errors, so
+    that the output grows all along."""
+    from kcref.engine.bots import play_log
+
+    folder = tmp_path_factory.mktemp("many")
+    text = "".join(play_log(3, "classic", {}, seed=1, hands=40)).encode("utf-8")
+    errors = ILLEGAL.read_bytes() * 20
+    for i in range(500):
+        (folder / f"n{i:03}.log").write_bytes(errors if i % 10 == 0 else text)
+    return folder
+
+
+def _interrupt(args: list[str], out: Path, how: Callable[[subprocess.Popen[str]], None],
+               wait_for: Callable[[subprocess.Popen[str]], bool]) -> tuple[subprocess.Popen[str], str, dict[int, str]]:
+    """Start ``kcref ARGS`` in its own process group, wait until ``wait_for`` it, signal it with
+    ``how``; give it, its standard error and the children it had. Nothing is left running."""
+    p = subprocess.Popen([sys.executable, "-m", "kcref", *args], cwd=out, env=ENV, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True, preexec_fn=_take_ctrl_c, start_new_session=True)
+    children: dict[int, str] = {}
+    try:
+        deadline = time.monotonic() + 60
+        while not wait_for(p):
+            assert p.poll() is None, f"kcref ended before it was signalled: {p.communicate()}"
+            assert time.monotonic() < deadline, "kcref never got going"
+            time.sleep(0.01)
+        children = _children(p.pid)
+        how(p)
+        _, err = p.communicate(timeout=60)
+    finally:
+        if p.poll() is None:
+            os.killpg(p.pid, signal.SIGKILL)
+            p.communicate()
+        for pid in _still_running(children):  # a wrong run leaves its workers behind: not ours to keep
+            os.kill(pid, signal.SIGKILL)
+    return p, err, children
+
+
+def _working(folder: Path | None = None) -> Callable[[subprocess.Popen[str]], bool]:
+    """Whether kcref has its two workers (for a moment: each has set itself up) and, given a
+    folder, its temp file there."""
+    seen: list[float] = []
+
+    def ready(p: subprocess.Popen[str]) -> bool:
+        if (folder is not None and not left_behind(folder)) or len(_children(p.pid)) < 2:
+            return False
+        seen.append(time.monotonic())
+        return seen[-1] - seen[0] > 0.5
+
+    return ready
+
+
+def _ctrl_c_at_the_terminal(p: subprocess.Popen[str]) -> None:
+    os.killpg(p.pid, signal.SIGINT)  # as a terminal does: to every process of the job
+
+
+def test_ctrl_c_with_workers(many_logs: Path, tmp_path: Path) -> None:
+    target = tmp_path / "res.json"
+    p, err, children = _interrupt(["check", "--no-cache", "--jobs", "2", "--format", "json", str(many_logs),
+                                   "-o", str(target)], tmp_path, _ctrl_c_at_the_terminal,
+                                  _working(tmp_path))
+    assert len(children) >= 2
+    assert p.returncode == 130, err
+    assert err == "kcref check: interrupted\n"
+    assert _still_running(children) == []
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_ctrl_c_in_one_process_leaves_no_partial_output(many_logs: Path, tmp_path: Path) -> None:
+    target = tmp_path / "res.json"
+    target.write_text("old\n", encoding="utf-8")
+
+    def started(p: subprocess.Popen[str]) -> bool:
+        return any(os.path.getsize(tmp_path / name) > 0 for name in left_behind(tmp_path))
+
+    p, err, _ = _interrupt(["check", "--no-cache", "--format", "json", str(many_logs), "-o", str(target)],
+                           tmp_path, _ctrl_c_at_the_terminal, started)
+    assert p.returncode == 130 and "Traceback" not in err, err
+    assert target.read_text(encoding="utf-8") == "old\n" and left_behind(tmp_path) == []
+
+
+def test_sigterm_with_workers(many_logs: Path, tmp_path: Path) -> None:
+    target = tmp_path / "res.txt"
+    p, err, children = _interrupt(["check", "--no-cache", "--jobs", "2", str(many_logs), "-o", str(target)],
+                                  tmp_path, lambda p: p.send_signal(signal.SIGTERM), _working(tmp_path))
+    assert p.returncode == 128 + signal.SIGTERM, err
+    assert "Traceback" not in err
+    assert _still_running(children) == []
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_sigterm_with_workers_and_no_output_file(many_logs: Path, tmp_path: Path) -> None:
+    """A parent that vanished would leave its workers waiting for work forever."""
+    p, err, children = _interrupt(["check", "--no-cache", "--jobs", "2", str(many_logs)], tmp_path,
+                                  lambda p: p.send_signal(signal.SIGTERM), _working())
+    assert p.returncode in (128 + signal.SIGTERM, -signal.SIGTERM), err
+    assert _still_running(children) == []
+
+
+# --- the writer itself ---------------------------------------------------------------------------------
+
+
+def test_a_forked_child_leaves_its_parents_temp_file_alone(tmp_path: Path) -> None:
+    """A worker process forked while a temp file is open, then terminated, does not remove it."""
+    from kcref.files.atomic import AtomicFile
+
+    target = tmp_path / "out.txt"
+    with AtomicFile(str(target)) as f:
+        f.write(b"whole\n")
+        pid = os.fork()
+        if pid == 0:  # pragma: no cover - the child
+            try:
+                os.kill(os.getpid(), signal.SIGTERM)
+                time.sleep(10)
+            finally:
+                os._exit(0)
+        _, status = os.waitpid(pid, 0)
+        assert os.WIFSIGNALED(status) and os.WTERMSIG(status) == signal.SIGTERM
+        assert os.path.exists(f.temp)
+        f.commit()
+    assert target.read_text(encoding="utf-8") == "whole\n"
+
+
+def test_the_guard_leaves_an_ignored_signal_ignored(tmp_path: Path) -> None:
+    from kcref.files.atomic import AtomicFile
+
+    previous = signal.signal(signal.SIGHUP, signal.SIG_IGN)  # as under nohup
+    term = signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    try:
+        with AtomicFile(str(tmp_path / "out.txt")):
+            assert signal.getsignal(signal.SIGHUP) is signal.SIG_IGN
+            assert signal.getsignal(signal.SIGTERM) not in (signal.SIG_DFL, signal.SIG_IGN)
+        assert signal.getsignal(signal.SIGTERM) is signal.SIG_DFL
+    finally:
+        signal.signal(signal.SIGHUP, previous)
+        signal.signal(signal.SIGTERM, term)
+
+
+def test_a_descriptor_name_writes_to_that_descriptor() -> None:
+    from kcref.files.atomic import StreamFile, open_output
+
+    read, write = os.pipe()
+    try:
+        with open_output(f"/dev/fd/{write}") as out:
+            assert isinstance(out, StreamFile)
+            out.text().write("through\n")
+            out.commit()
+        os.close(write)
+        write = -1
+        assert os.read(read, 100) == b"through\n"
+    finally:
+        os.close(read)
+        if write >= 0:
+            os.close(write)
+
+
+def test_a_writer_left_uncommitted_writes_nothing(tmp_path: Path) -> None:
+    from kcref.files.atomic import open_output
+
+    target = tmp_path / "out.txt"
+    with open_output(str(target)) as out:
+        out.text().write("x" * 200_000)  # more than the buffer: some of it is in the temp file
+    assert list(tmp_path.iterdir()) == []
+    with pytest.raises(ValueError), open_output(str(target)) as out:
+        out.write(b"y" * 100)
+        raise ValueError
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.fixture
+def on_windows(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
+    """The writer's ``os`` as on Windows, where ``os.kill(pid, 0)`` would terminate the process:
+    any call of it fails (gives the ids it was called with)."""
+    from kcref.files import atomic
+
+    killed: list[int] = []
+
+    class WindowsOs:
+        name = "nt"
+
+        def __getattr__(self, attr: str) -> object:
+            return getattr(os, attr)
+
+        @staticmethod
+        def kill(pid: int, sig: int) -> None:
+            killed.append(pid)
+            raise AssertionError("os.kill called on Windows")
+
+    monkeypatch.setattr(atomic, "os", WindowsOs())
+    yield killed
+
+
+def test_stale_temp_files_on_windows_go_by_age_only(tmp_path: Path, on_windows: list[int]) -> None:
+    from kcref.files.atomic import STALE_AGE, clean_stale
+
+    gone = 2 ** 22 + 12345  # above any pid_max: no process has it
+    new, old = tmp_path / f".kcref-{gone}-new12345.tmp", tmp_path / f".kcref-{gone}-old12345.tmp"
+    for f in (new, old):
+        f.write_text("x", encoding="utf-8")
+    past = time.time() - STALE_AGE - 60
+    os.utime(old, (past, past))
+    removed = clean_stale(str(tmp_path))
+    assert [Path(p).name for p in removed] == [old.name] and new.exists()
+    assert on_windows == []
