@@ -17,7 +17,7 @@ import pytest
 from click.testing import CliRunner, Result
 
 from kcref.cli import main
-from kcref.files.cache import Cache
+from kcref.files.cache import CACHEDIR_TAG, Cache
 from tests.fuzzing import problems
 from tests.util import ROOT, working_directory
 
@@ -130,7 +130,7 @@ def test_an_entry_signed_with_another_secret_is_not_used(tmp_path: Path, monkeyp
         monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "someone-else"))
         _run(logs)
         entry = _entry_of(tmp_path / ".kcref_cache", "bad.log")
-        head, body = _split(entry)
+        body = _split(entry)[1]
         Cache().store("bad.log", str(body["key"]), {**ZERO})  # a lie, signed with their secret
         monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "me"))
         result = _run(logs)
@@ -231,6 +231,48 @@ def test_a_cache_folder_that_is_a_file_is_not_used(tmp_path: Path) -> None:
     assert result.stderr == "kcref check: cache folder .kcref_cache is not a folder: not used\n"
 
 
+def test_a_folder_that_is_not_kcrefs_is_not_used(tmp_path: Path) -> None:
+    # A repository's kcref.toml may name any folder: kcref writes only into its own, or an empty one.
+    home = tmp_path / "home"
+    project = home / "project"
+    project.mkdir(parents=True)
+    (home / "notes.txt").write_text("mine\n", encoding="utf-8")
+    (home / "tmpabcdefgh.tmp").write_text("another program's\n", encoding="utf-8")
+    hour_ago = time.time() - 3600
+    os.utime(home / "tmpabcdefgh.tmp", (hour_ago, hour_ago))
+    (project / "kcref.toml").write_text('cache-dir = ".."\n', encoding="utf-8")
+    with working_directory(project):
+        logs = _night(project)
+        fresh = _run(["--no-cache", *logs])
+        result = _run(logs)
+    assert sorted(p.name for p in home.iterdir()) == ["notes.txt", "project", "tmpabcdefgh.tmp"]
+    assert (result.exit_code, result.stdout) == (1, fresh.stdout)
+    (warning,) = result.stderr.splitlines()
+    assert warning.endswith("is not kcref's (it holds files, but no CACHEDIR.TAG of kcref's): not used")
+
+
+def test_an_empty_folder_is_taken_for_the_cache(tmp_path: Path) -> None:
+    (tmp_path / "kept").mkdir()
+    with working_directory(tmp_path):
+        logs = _night(tmp_path)
+        result = _run(["--cache-dir", "kept", *logs])
+    assert result.stderr == ""
+    assert (tmp_path / "kept" / "CACHEDIR.TAG").read_text(encoding="ascii") == CACHEDIR_TAG
+    assert len(list((tmp_path / "kept").glob("*.entry"))) == 2
+
+
+def test_a_link_in_the_folder_is_not_written_through(tmp_path: Path) -> None:
+    project = tmp_path / "project"
+    project.mkdir()
+    folder = _committed(project)
+    (folder / ".gitignore").symlink_to(tmp_path / "hidden")  # nothing there yet
+    with working_directory(project):
+        logs = _night(project)
+        assert _run(logs).exit_code == 1
+    assert not (tmp_path / "hidden").exists()
+    assert len(list(folder.glob("*.entry"))) == 2
+
+
 def _child(args: list[str], folder: Path) -> subprocess.CompletedProcess[str]:
     """``kcref check ARGS`` in a child process run from ``folder``, bounded in time and memory
     (a check that reads an endless entry must fail, not take the machine's memory)."""
@@ -247,7 +289,7 @@ def _child(args: list[str], folder: Path) -> subprocess.CompletedProcess[str]:
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                              preexec_fn=bounded if sys.platform.startswith("linux") else None)
     try:
-        out, err = child.communicate(timeout=60)
+        out, err = child.communicate(timeout=30)
     except subprocess.TimeoutExpired:
         child.kill()
         child.communicate()
@@ -255,10 +297,17 @@ def _child(args: list[str], folder: Path) -> subprocess.CompletedProcess[str]:
     return subprocess.CompletedProcess(child.args, child.returncode, out, err)
 
 
-def _plant(tmp_path: Path, make: str) -> list[Path]:
-    """Put a hostile thing in place of the entry of bad.log (under each layout's name)."""
+def _committed(tmp_path: Path) -> Path:
+    """A cache folder as a repository may commit one: tagged as kcref tags it."""
     folder = tmp_path / ".kcref_cache"
     folder.mkdir()
+    (folder / "CACHEDIR.TAG").write_text(CACHEDIR_TAG, encoding="ascii")
+    return folder
+
+
+def _plant(tmp_path: Path, make: str) -> list[Path]:
+    """Put a hostile thing in place of the entry of bad.log (under each layout's name)."""
+    folder = _committed(tmp_path)
     digest = hashlib.sha256(str(tmp_path.resolve() / "bad.log").encode()).hexdigest()[:32]
     places = [folder / f"{digest}.json", folder / f"{digest}.entry"]
     for place in places:
@@ -297,8 +346,7 @@ def test_an_entry_that_is_a_link_a_fifo_or_too_large_is_ignored(make: str, tmp_p
 
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="POSIX")
 def test_hostile_entries_are_told_once_a_run(tmp_path: Path) -> None:
-    folder = tmp_path / ".kcref_cache"
-    folder.mkdir()
+    folder = _committed(tmp_path)
     names = [f"n{i}.log" for i in range(3)]
     for name in names:
         (tmp_path / name).write_text(BAD, encoding="utf-8")

@@ -9,8 +9,9 @@ Anyone may write into a cache folder (a repository may commit one), so nothing i
 trusted: an entry is its HMAC-SHA256 under the user's own secret (:mod:`.cache_secret`) on a
 first line, then its JSON body; an entry whose HMAC does not check, whose key differs, or that
 cannot be read is not used (and is written anew). Neither the folder nor an entry is read
-through a symbolic link, an entry that is not a regular file or is larger than
-:data:`MAX_ENTRY_BYTES` is not opened, and each such find is told once on standard error.
+through a symbolic link, nor anything written through one; a folder that holds files but no
+``CACHEDIR.TAG`` of kcref's is not used; an entry that is not a regular file or is larger than
+:data:`MAX_ENTRY_BYTES` is not opened; each such find is told once on standard error.
 Writes are atomic (a temporary file put in place), and the temporary files of a run that was
 killed are removed by the next. A folder that cannot be written is not used, and the check goes
 on without it.
@@ -231,8 +232,8 @@ class Cache:
 
     def _open(self, create: bool) -> bool:
         """Open the folder, never through a link; read the secret; make the folder if it is not
-        there (with ``create``); remove the temporary files of killed runs. Whether the cache
-        can be used."""
+        there (with ``create``); make sure that it is kcref's; remove the temporary files of
+        killed runs. Whether the cache can be used."""
         if self.usable is not None:
             return self.usable
         try:
@@ -260,9 +261,38 @@ class Cache:
                 self._fd = self._open_folder()
             except OSError:
                 return self._refuse()
+        if not self._ours():
+            self._tell("folder", f"kcref check: cache folder {self.folder} is not kcref's (it holds files, "
+                                 "but no CACHEDIR.TAG of kcref's): not used")
+            self.close()
+            self.usable = False
+            return False
         self.usable = True
         self._remove_stale()
         return True
+
+    def _ours(self) -> bool:
+        """Whether the folder is a cache of kcref's, or empty: a configuration file may name
+        any folder as the cache's, and kcref writes into, and tidies, only its own."""
+        try:
+            found = os.stat(self._at("CACHEDIR.TAG"), dir_fd=self._fd, follow_symlinks=False)
+        except FileNotFoundError:
+            try:
+                with os.scandir(self._fd if self._fd is not None else self.folder) as names:
+                    return next(names, None) is None
+            except OSError:
+                return False
+        except OSError:
+            return False
+        if not stat.S_ISREG(found.st_mode) or found.st_size != len(CACHEDIR_TAG):
+            return False
+        try:
+            fd = os.open(self._at("CACHEDIR.TAG"), os.O_RDONLY | _NO_FOLLOW | getattr(os, "O_NONBLOCK", 0) | _FLAGS,
+                         dir_fd=self._fd)
+            with os.fdopen(fd, "rb") as file:
+                return file.read(len(CACHEDIR_TAG) + 1) == CACHEDIR_TAG.encode("ascii")
+        except OSError:
+            return False
 
     def _open_folder(self) -> int | None:
         """The folder opened (with :data:`_AT`; else ``None``, once it is known to be a folder)."""

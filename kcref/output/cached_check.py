@@ -7,8 +7,9 @@ line, the text of each settlement line (:func:`~kcref.output.check_formats.settl
 the number of diagnostics handed on before it. Nothing else: the counts, the penalties and
 whether the file could be read are counted from the diagnostics, each checked against the code
 table as the entry is read (:func:`decoded`). Printed back, it goes to the printer in the same
-calls, in the same order, as a fresh check's: the output is the same, byte for byte. The path is not kept: a cached file's diagnostics are named as the file is
-named on this run's command line.
+calls, in the same order, as a fresh check's: the output is the same, byte for byte. The path
+is not kept: a cached file's diagnostics are named as the file is named on this run's command
+line.
 """
 
 from __future__ import annotations
@@ -98,15 +99,19 @@ def fresh_entry(path: str, config: Config | None) -> tuple[str | None, Entry]:
     return key, record(path, config, data=data)[1]
 
 
-def _kinds() -> dict[str, tuple[str, Severity, bool, bool]]:
-    """Each code's severity (as an entry holds it, and itself), and whether the pipeline counts
-    it as a penalty (KC4xx) and as saying that the file could not be read."""
-    return {code: (info.severity.value, info.severity, code.startswith("KC4"), code in UNREADABLE)
+_SEVERITIES = (Severity.ERROR, Severity.WARNING, Severity.INFO)
+
+
+def _kinds() -> dict[str, tuple[str, int, bool, bool]]:
+    """Each code's severity (as an entry holds it, and its place in :data:`_SEVERITIES`), and
+    whether the pipeline counts it as a penalty (KC4xx) and as saying that the file could not be
+    read."""
+    return {code: (info.severity.value, _SEVERITIES.index(info.severity), code.startswith("KC4"), code in UNREADABLE)
             for code, info in BY_CODE.items()}
 
 
-KINDS = _kinds()
-LARGEST = 2 ** 63 - 1
+_KINDS = _kinds()
+_LARGEST = 2 ** 63 - 1
 """The largest line or column an entry may hold (what an ``array("q")`` holds)."""
 
 
@@ -120,8 +125,9 @@ def decoded(path: str, entry: Entry, quiet: bool = False, strict: bool = False) 
     rows, lines, settled = entry.get("diagnostics"), entry.get("hand_lines"), entry.get("settled")
     if type(rows) is not list or type(lines) is not list or type(settled) is not list:
         return None
-    kinds, largest = KINDS, LARGEST
-    found: Counter[Severity] = Counter()
+    kinds, largest = _KINDS, _LARGEST
+    # Counted in a list: Severity hashes in Python, and an entry may hold a penalty on every turn.
+    counts = [0, 0, 0]
     penalties, unreadable = 0, False
     for row in rows:
         if type(row) is not list or len(row) != 6:
@@ -132,19 +138,21 @@ def decoded(path: str, entry: Entry, quiet: bool = False, strict: bool = False) 
                 or not 0 <= line <= largest or not 0 <= column <= largest
                 or type(message) is not str or type(source) is not str):
             return None
-        found[kind[1]] += 1
+        counts[kind[1]] += 1
         penalties += kind[2]
         unreadable = unreadable or kind[3]
     if not all(type(n) is int and 0 <= n <= largest for n in lines) or not _settled(settled, len(rows), len(lines)):
         return None
-    if quiet and not (found[Severity.ERROR] or (strict and found[Severity.WARNING])):
+    if quiet and not (counts[0] or (strict and counts[1])):
         rows, settled = [], []
-    new = tuple.__new__
-    # Built directly (as the pipeline builds them): an entry may hold a penalty on every turn.
-    diagnostics = [new(Diagnostic, (path, line, column, kinds[code][1], code, message, source))
+    new, severities = tuple.__new__, _SEVERITIES
+    # Built directly (as the pipeline builds them).
+    diagnostics = [new(Diagnostic, (path, line, column, severities[kinds[code][1]], code, message, source))
                    for line, column, _, code, message, source in rows]
-    return CachedReport(path, diagnostics=diagnostics, hand_lines=array("q", lines), counts=+found,
-                        penalties=penalties, unreadable=unreadable, settled=[(at, index, text) for at, index, text in settled])
+    return CachedReport(path, diagnostics=diagnostics, hand_lines=array("q", lines),
+                        counts=Counter({s: n for s, n in zip(severities, counts, strict=True) if n}),
+                        penalties=penalties, unreadable=unreadable,
+                        settled=[(at, index, text) for at, index, text in settled])
 
 
 def _settled(settled: list[Any], diagnostics: int, hands: int) -> bool:
