@@ -7,9 +7,9 @@ It writes N logs (1,000 by default) of H hands each (10 by default), played by t
 temporary folder, then runs `kcref check --quiet` on them twice from there, the cache folder
 `.kcref_cache/` starting empty: the first run checks every file and fills the cache, the
 second finds every file unchanged (the cache's secret is made in the temporary folder too, never
-in the user's home). It prints the CPU time of each run (user + system, of the
-child process) and their ratio, against the target: the second takes <= 10% of the first; and,
-for information, a run with `--no-cache` (what a check costs without the cache's writes).
+in the user's home). It prints the CPU time of each run (user + system, of the child process)
+and their ratio, against the target: the second takes <= 10% of the first; and, for
+information, a run with `--no-cache` (what a check costs without the cache's writes).
 """
 
 from __future__ import annotations
