@@ -6,9 +6,10 @@ It writes N logs (1,000 by default) of H hands each (10 by default), played by t
 `kcref.engine.bots.play_log` (4 players, presets in turn: classic, commercial, family), into a
 temporary folder, then runs `kcref check --quiet` on them twice from there, the cache folder
 `.kcref_cache/` starting empty: the first run checks every file and fills the cache, the
-second finds every file unchanged. It prints the CPU time of each run (user + system, of the
-child process) and their ratio, against the target: the second takes <= 10% of the first; and,
-for information, a run with `--no-cache` (what a check costs without the cache's writes).
+second finds every file unchanged (the cache's secret is made in the temporary folder too, never
+in the user's home). It prints the CPU time of each run (user + system, of the child process)
+and their ratio, against the target: the second takes <= 10% of the first; and, for
+information, a run with `--no-cache` (what a check costs without the cache's writes).
 """
 
 from __future__ import annotations
@@ -40,7 +41,9 @@ def generate(folder: Path, files: int, hands: int) -> None:
 
 def cpu_of_check(folder: Path, *options: str) -> tuple[float, int]:
     """The CPU time (user + system) of one `kcref check --quiet .` run in ``folder``, and its exit status."""
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    # The cache's secret is made in the temporary folder too, not in the user's home.
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "XDG_CACHE_HOME": str(folder / ".user-cache"),
+           "LOCALAPPDATA": str(folder / ".user-cache")}
     env.pop("KCREF_NO_CACHE", None)
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     done = subprocess.run([sys.executable, "-m", "kcref", "check", "--quiet", *options, "."], cwd=folder, env=env,
@@ -59,7 +62,7 @@ def main() -> None:
         generate(folder, args.files, args.hands)
         plain, _ = cpu_of_check(folder, "--no-cache")
         first, status1 = cpu_of_check(folder)
-        entries = len(list((folder / ".kcref_cache").glob("*.json")))
+        entries = len(list((folder / ".kcref_cache").glob("*.entry")))
         second, status2 = cpu_of_check(folder)
     ratio = second / first
     print(f"{args.files} files of {args.hands} hands; exit statuses {status1}, {status2}; {entries} cache entries")

@@ -34,7 +34,7 @@ def test_a_cached_run_prints_what_a_fresh_one_prints(args: list[str], tmp_path: 
     with working_directory(ROOT):
         fresh = _check(args, monkeypatch, cache=False)
         first = _check([*args, "--cache-dir", str(folder)], monkeypatch)
-        assert len(list(folder.glob("*.json"))) >= 10
+        assert len(list(folder.glob("*.entry"))) >= 10
         second = _check([*args, "--cache-dir", str(folder)], monkeypatch)
     assert sorted((ROOT / ".kcref_cache").glob("*")) == before  # the repo's own folder is left alone
     assert first == fresh
@@ -59,8 +59,8 @@ def test_the_default_folder_is_tagged_and_ignored(tmp_path: Path, monkeypatch: p
     folder = tmp_path / ".kcref_cache"
     assert (folder / "CACHEDIR.TAG").read_text().startswith("Signature: 8a477f597d28d172789f06886806bc55")
     assert (folder / ".gitignore").read_text().splitlines()[-1] == "*"
-    assert len(list(folder.glob("*.json"))) == 1
-    assert not list(folder.glob("*.tmp"))
+    assert len(list(folder.glob("*.entry"))) == 1
+    assert not list(folder.glob("*tmp*"))
 
 
 def test_off_by_flag_and_by_the_environment(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -100,8 +100,13 @@ def _cached_entry(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[CliR
     runner = CliRunner()
     fresh = runner.invoke(main, ["check", "--no-cache", "night.log"]).output
     runner.invoke(main, ["check", "night.log"])
-    (entry,) = (tmp_path / ".kcref_cache").glob("*.json")
+    (entry,) = (tmp_path / ".kcref_cache").glob("*.entry")
     return runner, fresh, entry
+
+
+def _body(entry: Path) -> bytes:
+    """An entry's JSON body (after its signature line)."""
+    return entry.read_bytes().partition(b"\n")[2]
 
 
 @pytest.mark.parametrize("junk", ["{not json", "[]", '{"key": "other"}', ""])
@@ -110,13 +115,13 @@ def test_a_corrupt_or_foreign_entry_is_ignored(junk: str, tmp_path: Path, monkey
         runner, fresh, entry = _cached_entry(tmp_path, monkeypatch)
         entry.write_text(junk, encoding="utf-8")
         assert runner.invoke(main, ["check", "night.log"]).output == fresh
-        assert json.loads(entry.read_text(encoding="utf-8"))["key"]  # written anew
+        assert json.loads(_body(entry))["key"]  # written anew
 
 
 def test_a_wrong_entry_under_the_right_key_is_ignored(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     with working_directory(tmp_path):
         runner, fresh, entry = _cached_entry(tmp_path, monkeypatch)
-        data = json.loads(entry.read_text(encoding="utf-8"))
+        data = json.loads(_body(entry))
         entry.write_text(json.dumps({"key": data["key"], "diagnostics": [[1, 2]]}), encoding="utf-8")
         assert runner.invoke(main, ["check", "night.log"]).output == fresh
 
@@ -139,7 +144,7 @@ def test_unreadable_files_and_stdin_are_not_cached(tmp_path: Path, monkeypatch: 
         runner = CliRunner()
         runner.invoke(main, ["check", "bad.log", "missing.log"])
         runner.invoke(main, ["check", "-"], input="hand 1\n")
-    assert not list((tmp_path / ".kcref_cache").glob("*.json"))
+    assert not list((tmp_path / ".kcref_cache").glob("*.entry"))
     assert Cache.read("-") is None
 
 
@@ -156,7 +161,7 @@ def test_the_configuration_turns_it_off_or_moves_it(tmp_path: Path, monkeypatch:
     (club / "kcref.toml").write_text('cache-dir = "kept"\n', encoding="utf-8")
     with working_directory(club):
         assert CliRunner().invoke(main, ["check", "night.log"]).exit_code == 0
-    assert len(list((club / "kept").glob("*.json"))) == 1  # relative to the configuration file's folder
+    assert len(list((club / "kept").glob("*.entry"))) == 1  # relative to the configuration file's folder
     (club / "kcref.toml").write_text('cache = "no"\n', encoding="utf-8")
     with working_directory(club):
         result = CliRunner().invoke(main, ["check", "night.log"])
@@ -172,7 +177,7 @@ def test_a_fifo_is_not_read_for_a_key(tmp_path: Path) -> None:
 
 
 def test_an_entry_is_keyed_by_the_bytes_it_was_checked_from(tmp_path: Path) -> None:
-    from kcref.output.cached_check import fingerprint, fresh_entry, record
+    from kcref.output.cached_check import decoded, fingerprint, fresh_entry, record
 
     clean = (ROOT / "samples/short-classic.log").read_bytes()
     night = tmp_path / "night.log"
@@ -182,4 +187,5 @@ def test_an_entry_is_keyed_by_the_bytes_it_was_checked_from(tmp_path: Path) -> N
     assert record(str(night), None, data=clean)[0].errors == 0
     key, entry = fresh_entry(str(night), None)
     assert key == Cache.key(night.read_bytes(), fingerprint(None))
-    assert entry["counts"][0] > 0
+    report = decoded(str(night), entry)
+    assert report is not None and report.errors > 0

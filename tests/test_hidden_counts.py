@@ -79,5 +79,5 @@ def test_the_cache_keeps_the_counts(night: Path, args: list[str], monkeypatch: p
     with working_directory(night):
         first = check(*args, "--cache-dir", "c", *files)
         second = check(*args, "--cache-dir", "c", *files)
-    assert len(list((night / "c").glob("*.json"))) == 2
+    assert len(list((night / "c").glob("*.entry"))) == 2
     assert first == fresh and second == fresh

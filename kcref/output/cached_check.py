@@ -4,10 +4,12 @@ printed back.
 An entry holds what every format prints of a file, whatever the format of the run that wrote
 it: every diagnostic in the order the check handed them on (with its source line), each hand's
 line, the text of each settlement line (:func:`~kcref.output.check_formats.settled_line`) with
-the number of diagnostics handed on before it, the counts and the penalties. Printed back, it
-goes to the printer in the same calls, in the same order, as a fresh check's: the output is the
-same, byte for byte. The path is not kept: a cached file's diagnostics are named as the file is
-named on this run's command line.
+the number of diagnostics handed on before it. Nothing else: the counts, the penalties and
+whether the file could be read are counted from the diagnostics, each checked against the code
+table as the entry is read (:func:`decoded`). Printed back, it goes to the printer in the same
+calls, in the same order, as a fresh check's: the output is the same, byte for byte. The path
+is not kept: a cached file's diagnostics are named as the file is named on this run's command
+line.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from ..files.cache import Cache
-from ..model.codes import BY_CODE, Severity
+from ..model.codes import BY_CODE, UNREADABLE, Severity
 from ..model.diagnostics import Diagnostic
 from ..referee.pipeline import FileReport, Keep, check_file
 from .check_formats import Printer, settled_line
@@ -29,10 +31,6 @@ if TYPE_CHECKING:
     from ..files.cache import Entry
     from ..files.config import Config
     from ..referee.verdict import HandVerdict
-
-SEVERITIES = (Severity.ERROR, Severity.WARNING, Severity.INFO)
-BY_VALUE = {s.value: s for s in Severity}
-
 
 @lru_cache(maxsize=64)
 def fingerprint(config: Config | None) -> str:
@@ -81,8 +79,7 @@ def record(path: str, config: Config | None, printer: Printer | None = None,
     report = check_file(path, keep_hands=False, emit=emit, on_hand=on_hand, config=config, data=data)
     entry = {"diagnostics": [[d.line, d.column, d.severity.value, d.code, d.message, d.source] for d in diagnostics],
              "hand_lines": list(report.hand_lines), "settled": settled,
-             "counts": [report.counts[s] for s in SEVERITIES], "penalties": report.penalties,
-             "unreadable": report.unreadable, "ignored": dict(report.ignored), "suppressed": dict(report.suppressed)}
+             "ignored": dict(report.ignored), "suppressed": dict(report.suppressed)}
     return report, entry
 
 
@@ -103,38 +100,97 @@ def fresh_entry(path: str, config: Config | None) -> tuple[str | None, Entry]:
     return key, record(path, config, data=data)[1]
 
 
-def passes(entry: Entry, strict: bool) -> bool:
-    """Whether the file of an entry has no error (nor warning, when ``strict``): then ``--quiet``
-    shows none of its diagnostics."""
-    counts = entry.get("counts")
-    return isinstance(counts, list) and len(counts) == len(SEVERITIES) and counts[0] == 0 and (
-        not strict or counts[1] == 0)
+_SEVERITIES = (Severity.ERROR, Severity.WARNING, Severity.INFO)
 
 
-def decoded(path: str, entry: Entry, shown: bool = True) -> CachedReport | None:
-    """The report an entry holds, its diagnostics named ``path`` (without ``shown``, only its
-    counts: none of the file's diagnostics is to be shown); ``None`` if the entry is not one this
-    version writes."""
-    new, severities = tuple.__new__, BY_VALUE
-    if not shown:
-        entry = {**entry, "diagnostics": [], "settled": []}
-    try:
-        # Built directly (as the pipeline builds them): an entry may hold a penalty on every turn.
-        diagnostics = [new(Diagnostic, (path, line, column, severities[severity], code, message, source))
-                       for line, column, severity, code, message, source in entry["diagnostics"]
-                       if type(line) is int and type(column) is int and type(code) is str
-                       and type(message) is str and type(source) is str]
-        if len(diagnostics) != len(entry["diagnostics"]):
-            return None
-        settled = [(int(pos), int(index), str(text)) for pos, index, text in entry["settled"]]
-        counts: Counter[Severity] = Counter({s: int(n) for s, n in zip(SEVERITIES, entry["counts"], strict=True) if n})
-        hidden = [Counter({code: int(n) for code, n in entry[why].items() if code in BY_CODE})
-                  for why in ("ignored", "suppressed")]
-        return CachedReport(path, diagnostics=diagnostics, hand_lines=array("q", entry["hand_lines"]), counts=counts,
-                            penalties=int(entry["penalties"]), unreadable=bool(entry["unreadable"]), settled=settled,
-                            ignored=hidden[0], suppressed=hidden[1])
-    except (KeyError, TypeError, ValueError, OverflowError, AttributeError):
+def _kinds() -> dict[str, tuple[str, int, bool, bool]]:
+    """Each code's severity (as an entry holds it, and its place in :data:`_SEVERITIES`), and
+    whether the pipeline counts it as a penalty (KC4xx) and as saying that the file could not be
+    read."""
+    return {code: (info.severity.value, _SEVERITIES.index(info.severity), code.startswith("KC4"), code in UNREADABLE)
+            for code, info in BY_CODE.items()}
+
+
+_KINDS = _kinds()
+_LARGEST = 2 ** 63 - 1
+"""The largest line or column an entry may hold (what an ``array("q")`` holds)."""
+
+
+def decoded(path: str, entry: Entry, quiet: bool = False, strict: bool = False) -> CachedReport | None:
+    """The report an entry holds, its diagnostics named ``path``; ``None`` if the entry is not
+    one this version writes. The counts, the penalties and whether the file could be read are
+    those of its diagnostics, each of which must be a code of the table with the table's
+    severity, at a line and column >= 0; each settlement line must name a hand of the entry
+    and a place among its diagnostics. With ``quiet``, a file that passes (has no error, nor a
+    warning when ``strict``) keeps only its counts: none of its diagnostics is to be shown."""
+    rows, lines, settled = entry.get("diagnostics"), entry.get("hand_lines"), entry.get("settled")
+    if type(rows) is not list or type(lines) is not list or type(settled) is not list:
         return None
+    kinds, largest = _KINDS, _LARGEST
+    # Counted in a list: Severity hashes in Python, and an entry may hold a penalty on every turn.
+    counts = [0, 0, 0]
+    penalties, unreadable = 0, False
+    for row in rows:
+        if type(row) is not list or len(row) != 6:
+            return None
+        line, column, severity, code, message, source = row
+        kind = kinds.get(code) if type(code) is str else None
+        if (kind is None or severity != kind[0] or type(line) is not int or type(column) is not int
+                or not 0 <= line <= largest or not 0 <= column <= largest
+                or type(message) is not str or type(source) is not str):
+            return None
+        counts[kind[1]] += 1
+        penalties += kind[2]
+        unreadable = unreadable or kind[3]
+    if not all(type(n) is int and 0 <= n <= largest for n in lines) or not _settled(settled, len(rows), len(lines)):
+        return None
+    hidden = [_hidden(entry.get(why)) for why in ("ignored", "suppressed")]
+    if hidden[0] is None or hidden[1] is None:
+        return None
+    if quiet and not (counts[0] or (strict and counts[1])):
+        rows, settled = [], []
+    new, severities = tuple.__new__, _SEVERITIES
+    # Built directly (as the pipeline builds them).
+    diagnostics = [new(Diagnostic, (path, line, column, severities[kinds[code][1]], code, message, source))
+                   for line, column, _, code, message, source in rows]
+    return CachedReport(path, diagnostics=diagnostics, hand_lines=array("q", lines),
+                        counts=Counter({s: n for s, n in zip(severities, counts, strict=True) if n}),
+                        penalties=penalties, unreadable=unreadable,
+                        settled=[(at, index, text) for at, index, text in settled],
+                        ignored=hidden[0], suppressed=hidden[1])
+
+
+def _hidden(counts: object) -> Counter[str] | None:
+    """An entry's count of the diagnostics of each code not reported (ignored by configuration,
+    or suppressed): ``None`` unless each is a code of the table with a count > 0."""
+    if type(counts) is not dict:
+        return None
+    if not all(code in BY_CODE and type(n) is int and 0 < n <= _LARGEST for code, n in counts.items()):
+        return None
+    return Counter(counts)
+
+
+def _settled(settled: list[Any], diagnostics: int, hands: int) -> bool:
+    """Whether each settlement line of an entry is ``[place, hand, text]``: its place among the
+    diagnostics and its hand's index in order, in range, and its text a string."""
+    place, hand = 0, -1
+    for item in settled:
+        if type(item) is not list or len(item) != 3:
+            return False
+        at, index, text = item
+        if (type(at) is not int or type(index) is not int or type(text) is not str
+                or not place <= at <= diagnostics or not hand < index < hands):
+            return False
+        place, hand = at, index
+    return True
+
+
+def loaded(cache: Cache, path: str, key: str, quiet: bool = False, strict: bool = False) -> CachedReport | None:
+    """The report the cache holds for ``path`` under ``key`` (see :func:`decoded`); ``None`` when
+    it holds none, or none that a check of a readable file could have written."""
+    entry = cache.load(path, key)
+    report = None if entry is None else decoded(path, entry, quiet, strict)
+    return None if report is None or report.unreadable else report
 
 
 def replay(printer: Printer, report: CachedReport, keep: Keep | None) -> FileReport:

@@ -89,10 +89,14 @@ def run_check(inputs: Inputs, fmt: str, out: TextIO, *, jobs: int = 1, quiet: bo
     count = len(inputs.paths) + len(inputs.problems)
     if progress is not None and count < PROGRESS_FILES:
         progress = None
-    if jobs > 1 or progress is not None:
-        reports = _whole(inputs, printer, jobs, count, progress, configs, cache)
-    else:
-        reports = _streamed(inputs, printer, configs, cache)
+    try:
+        if jobs > 1 or progress is not None:
+            reports = _whole(inputs, printer, jobs, count, progress, configs, cache)
+        else:
+            reports = _streamed(inputs, printer, configs, cache)
+    finally:
+        if cache is not None:
+            cache.close()
     printer.finish(reports)
     out.flush()
     if any(r.unreadable for r in reports):
@@ -162,14 +166,13 @@ def _whole(inputs: Inputs, printer: Printer, jobs: int, count: int, progress: Pr
 def _cached_inputs(inputs: Inputs, cache: Cache, jobs: int, configs: Configs | None) -> Iterator[FileReport]:
     """Every input's report, in order: a cached one where the cache holds it, else checked
     (in ``jobs`` worker processes) and kept in the cache; a path that could not be read, its problem."""
-    from .cached_check import decoded, fresh_entry, keyed_bytes
+    from .cached_check import decoded, fresh_entry, keyed_bytes, loaded
 
     settings = {path: None if configs is None else configs(path) for path in inputs.paths}
     hits: dict[str, FileReport] = {}
     for path in inputs.paths:
         keyed = keyed_bytes(path, settings[path])
-        entry = None if keyed is None else cache.load(path, keyed[1])
-        report = None if entry is None else decoded(path, entry)
+        report = None if keyed is None else loaded(cache, path, keyed[1])
         if report is not None:
             hits[path] = report
     misses = [path for path in inputs.paths if path not in hits]
@@ -183,10 +186,10 @@ def _cached_inputs(inputs: Inputs, cache: Cache, jobs: int, configs: Configs | N
             yield replace(hits[path])  # a copy: a path given twice prints twice, and a printed report is emptied
             continue
         key, entry = next(entries)  # keyed by the bytes the worker checked
-        if key is not None and not entry["unreadable"]:
-            cache.store(path, key, entry)
         fresh = decoded(path, entry)
         assert fresh is not None
+        if key is not None and not fresh.unreadable:
+            cache.store(path, key, entry)
         yield fresh
     next(entries, None)  # run the generator to its end, so that a pool of workers is shut down
 
@@ -221,17 +224,16 @@ def _streamed(inputs: Inputs, printer: Printer, configs: Configs | None = None,
 def _cached_file(path: str, config: Config | None, printer: Printer, keep: Keep | None, cache: Cache) -> FileReport:
     """One file, streamed: printed from the cache when it holds it, else checked (printed as
     it goes) and kept there."""
-    from .cached_check import decoded, keyed_bytes, passes, record, replay
+    from .cached_check import keyed_bytes, loaded, record, replay
 
     keyed = keyed_bytes(path, config)
     if keyed is None:
         return check_file(path, keep_hands=False, emit=printer.diagnostic, keep=keep,
                           on_hand=printer.hand if printer.wants_hands else None, config=config)
     data, key = keyed
-    entry = cache.load(path, key)
     # --quiet shows only what fails: a file without it needs no more than its counts.
     quiet = printer.quiet and type(printer) not in TAKES_ALL
-    cached = None if entry is None else decoded(path, entry, shown=not (quiet and passes(entry, printer.strict)))
+    cached = loaded(cache, path, key, quiet, printer.strict)
     if cached is not None:
         return replay(printer, cached, keep)
     report, entry = record(path, config, printer, keep, data)  # the very bytes of the key: read once
