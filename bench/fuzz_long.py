@@ -4,7 +4,10 @@
 
 Each round mutates a log (tests/fuzzing.py: samples, the crash corpus and self-play logs, with
 line, text and byte edits) and runs one command line on it in-process (check in every format,
-score in many formats and views, fmt, show; now and then rules or play). Every Nth input is
+score in many formats and views, fmt, show; now and then rules or play), or one of the runs of
+several commands: a ``report`` page (written whole), ``record`` fed the log line by line (what it
+writes must check clean and resume) and the verdict ``cache`` (cold, warm, and with its entries
+mutated on disk: each prints what a fresh check prints). Every Nth input is
 also run as a real subprocess under a 1 GiB address-space limit and a 20 s timeout, with a
 hostile file name (newlines, ``::`` commands, bytes that are not UTF-8), which finds what
 in-process runs cannot: encoding errors on real streams, hangs, memory blow-ups.
@@ -30,6 +33,7 @@ import time
 from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
+from typing import NamedTuple
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
@@ -37,12 +41,14 @@ sys.path.insert(0, str(ROOT))
 
 from tests.fuzzing import (  # noqa: E402
     FILE_COMMANDS,
+    SPECIAL,
     VARIANTS,
     base_logs,
     extra_variants,
     mutate,
     play_problems,
     run_on_log,
+    special_problems,
 )
 
 KEEP_PER_CLASS = 5
@@ -116,6 +122,37 @@ def shrink(data: bytes, still_fails: Callable[[bytes], bool], budget: int = 300)
     return b"\n".join(lines)
 
 
+class Round(NamedTuple):
+    """One input tried: what ran it (a command, a run of :data:`SPECIAL`, or ``other``), its
+    command line, the log, how it ran, and the problems found."""
+
+    command: str
+    args: list[str]
+    data: bytes
+    mode: str
+    found: list[str]
+
+
+def one_round(rng: random.Random, folder: Path, rounds: int, subprocess_every: int) -> Round:
+    """Try one input: a command and a mutated log chosen with ``rng`` (every ``subprocess_every``
+    th round also as a real subprocess, with a hostile file name)."""
+    command = rng.choice([*FILE_COMMANDS, *SPECIAL, "other"])
+    if command == "other":
+        args = extra_variants(rng)
+        return Round(command, args, b"", "in-process", play_problems(args))
+    data = mutate(rng.choice(base_logs()), rng, rng.randint(1, 5))
+    if command in SPECIAL:
+        args, found = special_problems(command, data, folder, rng)
+        return Round(command, args, data, "in-process", found)
+    args = list(rng.choice(VARIANTS[command]))
+    found, _ = run_on_log(args, data, folder)
+    if subprocess_every and rounds % subprocess_every == 0 and args[:2] != ["fmt", "--write"]:
+        name = rng.choice(HOSTILE_FILE_NAMES)
+        found += subprocess_problems(args, data, folder, name)
+        return Round(command, args, data, f"subprocess, file name {name!r}", found)
+    return Round(command, args, data, "in-process", found)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--minutes", type=float, default=10)
@@ -130,31 +167,18 @@ def main(argv: list[str] | None = None) -> int:
 
     tried = Counter[str]()
     classes = Counter[str]()
-    examples: dict[str, tuple[list[str], bytes, str]] = {}
+    examples: dict[str, tuple[str, list[str], bytes, str]] = {}
     deadline = time.monotonic() + args.minutes * 60
     rounds = 0
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         while time.monotonic() < deadline:
             rounds += 1
-            command = rng.choice([*FILE_COMMANDS, "other"])
-            data = b""
-            if command == "other":
-                cmd = extra_variants(rng)
-                found = play_problems(cmd)
-                tried["in-process " + cmd[0]] += 1
-                mode = "in-process"
-            else:
-                cmd = list(rng.choice(VARIANTS[command]))
-                data = mutate(rng.choice(base_logs()), rng, rng.randint(1, 5))
-                found, _ = run_on_log(cmd, data, folder)
-                tried["in-process " + command] += 1
-                mode = "in-process"
-                if args.subprocess_every and rounds % args.subprocess_every == 0 and cmd[:2] != ["fmt", "--write"]:
-                    name = rng.choice(HOSTILE_FILE_NAMES)
-                    found += subprocess_problems(cmd, data, folder, name)
-                    tried["subprocess " + command] += 1
-                    mode = f"subprocess, file name {name!r}"
+            command, cmd, data, mode, found = one_round(rng, folder, rounds, args.subprocess_every)
+            name = cmd[0] if command == "other" else command
+            tried["in-process " + name] += 1
+            if mode.startswith("subprocess"):
+                tried["subprocess " + name] += 1
             for problem in found:
                 key = class_of(cmd, problem)
                 classes[key] += 1
@@ -164,15 +188,18 @@ def main(argv: list[str] | None = None) -> int:
                     n = classes[key]
                     (where / f"{n}.log").write_bytes(data)
                     (where / f"{n}.args").write_text(f"{' '.join(cmd)}\n# {mode}\n# {problem}\n", encoding="utf-8")
-                    examples.setdefault(key, (cmd, data, mode))
+                    examples.setdefault(key, (command, cmd, data, mode))
 
         print("shrinking the first input of each class ...")
-        for key, (cmd, data, mode) in examples.items():
+        for key, (kind, cmd, data, mode) in examples.items():
             if not data or not mode.startswith("in-process"):
                 continue
 
-            def still_fails(candidate: bytes, cmd: list[str] = cmd, key: str = key) -> bool:
-                found, _ = run_on_log(cmd, candidate, folder)
+            def still_fails(candidate: bytes, cmd: list[str] = cmd, key: str = key, kind: str = kind) -> bool:
+                if kind in SPECIAL:
+                    found = special_problems(kind, candidate, folder, random.Random(0))[1]
+                else:
+                    found, _ = run_on_log(cmd, candidate, folder)
                 return any(class_of(cmd, p) == key for p in found)
 
             small = shrink(data, still_fails)

@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 import random
 import re
+import shutil
 import xml.etree.ElementTree as ET
 from functools import cache
 from pathlib import Path
@@ -202,6 +203,96 @@ def run_on_log(args: list[str], data: bytes, folder: Path) -> tuple[list[str], R
         if again.exit_code != 0:
             found.append(f"fmt --write is not idempotent: fmt --check then exits {again.exit_code}")
     return found, result
+
+
+CACHE_FORMATS = ("text", "json", "github", "junit", "sarif", "gitlab")
+"""The check formats the cache runs compare (each prints from the cache as a fresh check does)."""
+
+
+def _same_as_fresh(args: list[str], fresh: Result, again: Result, when: str) -> list[str]:
+    if (again.exit_code, again.stdout) != (fresh.exit_code, fresh.stdout):
+        return [f"{when}: the output differs from a fresh check (exit {again.exit_code}, not {fresh.exit_code})"]
+    return []
+
+
+def cache_problems(args: list[str], data: bytes, folder: Path, rng: random.Random) -> list[str]:
+    """Check ``data`` three ways with the cache on (cold, warm, and warm after its entries were
+    mutated on disk) and once without it: each must print what the fresh check prints, byte for
+    byte. ``args`` is a check command line without the file."""
+    path = folder / "cached.log"
+    path.write_bytes(data)
+    cache_dir = folder / "verdicts"
+    shutil.rmtree(cache_dir, ignore_errors=True)
+    home = folder / "home-cache"  # the per-user secret of the cache lives under the user's cache folder
+    home.mkdir(exist_ok=True)
+    env = {"GITHUB_ACTIONS": None, "NO_COLOR": None, "KCREF_NO_CACHE": None, "XDG_CACHE_HOME": str(home)}
+    runner = CliRunner()
+    fresh = runner.invoke(main, [*args, "--no-cache", str(path)], env=env)
+    found = problems(args, fresh)
+    if found:
+        return found
+    cached = [*args, "--cache-dir", str(cache_dir), str(path)]
+    for when in ("cold cache", "warm cache"):
+        result = runner.invoke(main, cached, env=env)
+        found += problems(args, result) or _same_as_fresh(args, fresh, result, when)
+    entries = [f for f in cache_dir.rglob("*") if f.is_file() and f.name not in ("CACHEDIR.TAG", ".gitignore")]
+    for entry in entries:
+        entry.write_bytes(mutate(entry.read_bytes(), rng, rng.randint(1, 3)))
+    if entries:
+        result = runner.invoke(main, cached, env=env)
+        found += problems(args, result) or _same_as_fresh(args, fresh, result, "planted cache entry")
+    return found
+
+
+def report_problems(data: bytes, folder: Path) -> list[str]:
+    """``kcref report`` of ``data``: a page written whole (it ends its document) when the exit
+    status says it was written, and none of the problems of :func:`problems`."""
+    path, page = folder / "night.log", folder / "night.html"
+    path.write_bytes(data)
+    page.unlink(missing_ok=True)
+    args = ["report", str(path), "-o", str(page)]
+    result = run(args)
+    found = problems(args, result)
+    if not found and result.exit_code in (0, 1):
+        if not page.exists():
+            found.append(f"report exits {result.exit_code} but wrote no page")
+        elif not page.read_text(encoding="utf-8", errors="replace").rstrip().endswith("</html>"):
+            found.append("report wrote a page that does not end its document")
+    return found
+
+
+def record_problems(data: bytes, folder: Path) -> list[str]:
+    """``kcref record`` fed the lines of ``data`` on standard input, into a new log: whatever it
+    writes must check clean (exit 0), and the log must resume (record again, no new line: exit 0)."""
+    log = folder / "recorded.log"
+    log.unlink(missing_ok=True)
+    args = ["record", str(log)]
+    result = run(args, stdin=data)
+    found = problems(args, result)
+    if found or not log.exists():
+        return found
+    checked = run(["check", "--no-source", str(log)])
+    if checked.exit_code != 0:
+        found.append(f"record wrote a log that check refuses: {checked.stdout.splitlines()[:1]}")
+    resumed = run(args, stdin=b"")
+    if resumed.exit_code != 0:
+        found.append(f"record cannot resume the log it wrote: exit {resumed.exit_code}: "
+                     f"{resumed.stderr.splitlines()[:1]}")
+    return found
+
+
+SPECIAL = ("report", "record", "cache")
+"""The fuzz runs beyond one command line on one file: the report page, record, and the cache."""
+
+
+def special_problems(kind: str, data: bytes, folder: Path, rng: random.Random) -> tuple[list[str], list[str]]:
+    """Run the fuzz run ``kind`` (one of :data:`SPECIAL`) on ``data``: its command line, and the problems."""
+    if kind == "report":
+        return ["report"], report_problems(data, folder)
+    if kind == "record":
+        return ["record"], record_problems(data, folder)
+    args = ["check", "--format", rng.choice(CACHE_FORMATS)]
+    return args, cache_problems(args, data, folder, rng)
 
 
 def play_problems(args: list[str]) -> list[str]:

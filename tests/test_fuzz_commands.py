@@ -22,6 +22,7 @@ from tests.fuzzing import (
     problems,
     run,
     run_on_log,
+    special_problems,
 )
 from tests.strategies import messy_logs
 
@@ -78,3 +79,21 @@ def test_messy_but_valid_writing(folder: Path, sample: tuple[list[object], str],
 def test_rules_and_play(seed: int) -> None:
     args = extra_variants(random.Random(seed))
     assert_fine(args, play_problems(args))
+
+
+SPECIAL_EXAMPLES = {"report": 40, "record": 60, "cache": 60}
+"""Examples per run of several commands: a report page, a log recorded line by line, the cache."""
+
+
+@pytest.mark.parametrize("kind", sorted(SPECIAL_EXAMPLES))
+def test_report_record_and_cache(folder: Path, kind: str) -> None:
+    """The report is written whole; what record writes checks clean and resumes; the cache (cold,
+    warm, and with its entries mutated on disk) prints what a fresh check prints."""
+
+    @settings(SETTINGS, max_examples=SPECIAL_EXAMPLES[kind])
+    @given(logs, st.integers(0, 2**32 - 1))
+    def run_one(data: bytes, seed: int) -> None:
+        args, found = special_problems(kind, data, folder, random.Random(seed))
+        assert_fine(args, found)
+
+    run_one()
