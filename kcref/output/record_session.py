@@ -10,9 +10,7 @@ view after each line; each refused line as a diagnostic at its line of the input
 
 from __future__ import annotations
 
-import signal
-from collections.abc import Callable, Iterable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable, Iterable
 from typing import BinaryIO, Protocol, TextIO
 
 from ..files.logfile import Changed, Locked, LogFile, WriteFailed
@@ -259,22 +257,6 @@ def _elsewhere(file: LogFile, lines: int, since: int) -> str:
             + "".join(f"    {terminal(line)}\n" for line in missing))
 
 
-@contextmanager
-def _whole_lines() -> Iterator[None]:
-    """Over a file size limit (``ulimit -f``) a write fails (EFBIG) instead of ending the process
-    by signal in the middle of a line, so that the line can be cut back."""
-    xfsz = getattr(signal, "SIGXFSZ", None)
-    try:
-        previous = signal.signal(xfsz, signal.SIG_IGN) if xfsz is not None else None
-    except ValueError:  # not the main thread: signals are not ours to set
-        previous = None
-    try:
-        yield
-    finally:
-        if previous is not None:
-            signal.signal(xfsz, previous)  # type: ignore[arg-type]
-
-
 def lines_of(text: str) -> int:
     """The lines of ``text`` (blank ones included)."""
     return text.count("\n")
@@ -305,7 +287,7 @@ def record(path: str, tags: Iterable[tuple[str, str]], source_for: Callable[[Liv
     except OSError as exc:
         err.write(f"kcref record: cannot open {terminal(path)}: {terminal(exc.strerror or str(exc))}\n")
         return ExitStatus.USAGE
-    with file, _whole_lines():
+    with file:
         log = _resumed(file, path, err)
         if log is None:
             return ExitStatus.USAGE

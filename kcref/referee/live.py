@@ -71,10 +71,10 @@ from ..notation.reader import BOM, RUN_LENGTH, Item, Run, fast_line, read_lines,
 from ..notation.textlines import SNIFF, read_line
 from ..notation.writer import event_text
 from .assertions import check_assertions
-from .grouping import MAX_TAG_NAMES, HandRecord, split_players
+from .grouping import MAX_TAG_NAMES, HandRecord, iter_hands, split_players
 from .pipeline import FileReport
 from .replay import referee_hand, table_at
-from .setup_checks import checked_hands
+from .setup_checks import check_hand
 from .verdict import HandVerdict
 
 WHILE_PLAYED = frozenset({"KC501", "KC502"})
@@ -669,12 +669,19 @@ def _judge(path: str, s: _State, event: Event) -> _Judged:
     floor = s.floor
     found: list[Diagnostic] = []
     records: list[HandRecord] = []
-    for item in checked_hands(_window(s, event), path):  # type: ignore[arg-type]  # runs, as the reader gives them
-        if isinstance(item, Diagnostic):
-            if item.line >= floor and item.code not in NOT_YET:
-                found.append(item)
-        elif isinstance(item, HandRecord) and item.start.span.line >= floor:
-            records.append(item)
+    previous_number: int | None = None
+    # As checked_hands does, but the hands of the head (judged already) give only their number.
+    for item in iter_hands(_window(s, event), path):  # type: ignore[arg-type]  # runs, as the reader gives them
+        if isinstance(item, HandRecord):
+            if item.start.span.line < floor:
+                previous_number = item.number
+                continue
+            record, diagnostics = check_hand(item, previous_number)
+            previous_number = record.number
+            found.extend(d for d in diagnostics if d.code not in NOT_YET)
+            records.append(record)
+        elif isinstance(item, Diagnostic) and item.line >= floor and item.code not in NOT_YET:
+            found.append(item)
     carry = ChipCarry(dict(s.stacks), s.pot)
     judged: list[tuple[HandRecord, HandVerdict]] = []
     for record in records:
