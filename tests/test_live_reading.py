@@ -194,8 +194,7 @@ def test_a_live_log_holds_the_hand_being_played_and_little_per_hand_before() -> 
     few, many = _hands(4), _hands(16)
     _held_by(many)  # the reader's caches (names, actions) are filled: they are no LiveLog's
     per_hand = (_held_by(many) - _held_by(few)) / 12
-    # A finished hand leaves its verdict and its text (a few KB), not the states of its lines
-    # (some 270 KB a hand when each line's state was kept for undo).
+    # A finished hand leaves its verdict and its text, not the states of its lines.
     assert per_hand < 20_000, per_hand
     log = LiveLog("t.log")
     for line in many:

@@ -8,7 +8,8 @@ recorder does.
 
 How a line is judged, without replaying the whole log: only the hand being played is judged
 again, with the new line after it, through the very stages of ``kcref check`` (the reader,
-:func:`~kcref.referee.setup_checks.checked_hands`, :func:`~kcref.referee.replay.referee_hand`
+the grouping and the set-up checks of :func:`~kcref.referee.setup_checks.checked_hands`,
+:func:`~kcref.referee.replay.referee_hand`
 with the chips carried in, :func:`~kcref.referee.assertions.check_assertions`). What comes
 before that hand is given to the grouping as a short head: the tags in force and the previous
 hand's ``hand`` line with its dealer written out (so that the dealer passes left and the hand
@@ -180,8 +181,8 @@ class _State:
     first_tags: tuple[Tag, ...] = ()
     """The first tag of each name, for reports (at most :data:`MAX_TAG_NAMES` names, as ``kcref check`` keeps)."""
     start: str = ""
-    """The start of the log's text (at least :data:`SNIFF` characters, once it is that long): where
-    ``kcref check`` looks for a binary or UTF-16 file."""
+    """The log's text, up to :data:`SNIFF` characters or a little more: where ``kcref check``
+    looks for a binary or UTF-16 file."""
     record: HandRecord | None = None
     verdict: HandVerdict | None = None
     visible: tuple[Diagnostic, ...] = ()
