@@ -18,6 +18,7 @@ from kcref.notation import reader
 from kcref.notation.lexicon import SUPPRESSION_MARK
 from kcref.notation.reader import RUN_LENGTH, Run, read_runs, read_stream, read_text
 from kcref.notation.sourcelines import SourceLines
+from kcref.notation.textlines import text_stream
 from kcref.referee import grouping
 from kcref.referee.grouping import HandRecord, iter_hands
 
@@ -63,7 +64,7 @@ def test_runs_hold_the_items_of_a_plain_reading_and_group_alike(name: str, text:
     runs = list(read_runs(io.BytesIO(data), name, runs_keep))
     assert [_fields(i) for i in _flat(runs)] == [_fields(i) for i in plain]
     assert [p.lines for p in runs_keep.parts] == [p.lines for p in plain_keep.parts]
-    assert [_fields(i) for i in _flat(read_runs(text, name, text=True))] == [
+    assert [_fields(i) for i in _flat(read_runs(text_stream(text), name))] == [
         _fields(i) for i in read_text(text, name)]
     grouped = list(iter_hands(read_runs(io.BytesIO(data), name), name))
     assert grouped == list(iter_hands(plain, name))
@@ -80,7 +81,7 @@ def test_a_hand_too_long_is_cut_at_the_same_line_in_runs(monkeypatch: pytest.Mon
     monkeypatch.setattr(reader, "RUN_LENGTH", 5)
     plain = list(iter_hands(read_text(text, "t.log"), "t.log"))
     assert any(isinstance(i, Diagnostic) and i.code == "KC505" for i in plain)
-    assert list(iter_hands(read_runs(text, "t.log", text=True), "t.log")) == plain
+    assert list(iter_hands(read_runs(text_stream(text), "t.log"), "t.log")) == plain
 
 
 def test_the_quick_hand_line_is_the_constructed_one() -> None:

@@ -47,8 +47,13 @@ def command(ctx: click.Context, file: str, players: str | None, rules: str | Non
 
     if file == "-":
         raise click.UsageError("record writes a log file: give its path (standard input holds the lines to record)")
-    given = (("Players", players), ("Rules", rules))
-    tags = [(name, value) for name, value in given if value is not None] + list(options)
+    given = [("--players", "Players", players), ("--rules", "Rules", rules),
+             *(("--option", name, value) for name, value in options)]
+    for hint, name, value in given:
+        if value is not None and ("\n" in value or "\r" in value):
+            raise click.BadParameter(f"the {name} tag is one line of the log: its value holds a line end",
+                                     param_hint=f"'{hint}'")
+    tags = [(name, value) for _, name, value in given if value is not None]
     interactive = sys.stdin.isatty() and sys.stdout.isatty()
     style = view_style(plain=plain, full=False, terminal=interactive and sys.stdout.isatty(), environ=os.environ)
     source_for: Callable[[LiveLog], LineSource]

@@ -699,24 +699,24 @@ _RUN_KINDS = frozenset({Deal, Layout, Turn, Reveal, Blocked, Assertion})
 
 
 def read_lines(lines: Iterable[str], path: str = "<string>", trivia: bool = False,
-               keep: SourceLines | None = None) -> Iterator[Item]:
+               keep: SourceLines | None = None, first: int = 1) -> Iterator[Item]:
     """Read decoded lines (a line end at the end of each is allowed) into events and syntax
-    diagnostics, in order.
+    diagnostics, in order; the first line is line ``first`` of ``path``.
 
     With ``trivia`` the stream also holds Comment and Blank events, for ``kcref fmt``. With
     ``keep``, the text of each line is handed to it for the caret display of later diagnostics:
     a hand's lines all at once, before its next ``hand`` line or the end of the reading is.
     """
     unended = (line.rstrip("\r\n") if type(line) is str else line for line in lines)
-    return _reading(unended, path, trivia, keep, False)  # type: ignore[return-value]
+    return _reading(unended, path, trivia, keep, False, first)  # type: ignore[return-value]
 
 
 def _reading(  # noqa: C901  # the hot loop, kept in one frame: a known player's turn line costs no call
         lines: Iterable[str | Diagnostic], path: str, trivia: bool, keep: SourceLines | None,
-        runs: bool) -> Iterator[Item | Run]:
+        runs: bool, first: int = 1) -> Iterator[Item | Run]:
     """:func:`read_lines` of lines without their line ends; with ``runs``, the events of a
     hand's body come in :class:`Run` values."""
-    lineno = 0
+    lineno = first - 1
     kept: dict[int, str] = {}
     # The run under way: its events, its turns' actions, its events with a suppression mark.
     run: list[Event] = []
@@ -868,13 +868,9 @@ def read_file(path: str, trivia: bool = False, keep: SourceLines | None = None) 
     return _file(path, trivia, keep, False)  # type: ignore[return-value]
 
 
-def read_runs(source: str | BinaryIO, path: str, keep: SourceLines | None = None, *,
-              text: bool = False) -> Iterator[Item | Run]:
-    """Read a log as :func:`read_file` (``source`` a path), :func:`read_stream` (a binary
-    stream) or, with ``text``, :func:`read_text` (``source`` the log itself) would, without
-    trivia, the events of each hand's body in :class:`Run` values."""
-    if text:
-        return _reading(split_lines(source), path, False, keep, True)  # type: ignore[arg-type]
+def read_runs(source: str | BinaryIO, path: str, keep: SourceLines | None = None) -> Iterator[Item | Run]:
+    """Read a log as :func:`read_file` (``source`` a path) or :func:`read_stream` (a binary
+    stream) would, without trivia, the events of each hand's body in :class:`Run` values."""
     if isinstance(source, str):
         return _file(source, False, keep, True)
     return _reading(text_lines(source, path), path, False, keep, True)

@@ -6,6 +6,10 @@ line longer than :data:`LINE_LIMIT` is never held whole: it is skipped with one 
 that is not a log (binary, UTF-16, not UTF-8) stops the reading with one diagnostic, and so
 does a read error, or a file that shrinks while it is read (KC006): a partial reading is never
 silent.
+
+A log held in a string is read the same way: :func:`text_stream` gives the bytes it stands for,
+and they go through the very same reading (so ``check_text`` and ``check_file`` agree on any
+text); :func:`read_line` judges one line as this reading would judge it in a file.
 """
 
 from __future__ import annotations
@@ -18,7 +22,7 @@ import re
 import stat
 from collections.abc import Iterator, Sequence
 from itertools import chain
-from typing import BinaryIO
+from typing import Any, BinaryIO
 
 from ..files.discover import cannot_read
 from ..model.clip import clip
@@ -175,6 +179,66 @@ def text_chunks(stream: BinaryIO, path: str) -> Iterator[Sequence[Line]]:
                                   f"{count} were read; the rest is not checked"))
     except Stop as stop:
         yield [stop.diagnostic]
+
+
+def encoded(text: str) -> bytes:
+    """The bytes ``text`` stands for: UTF-8, a lone surrogate (which UTF-8 cannot hold) as the three
+    bytes ``surrogatepass`` gives it, which are not UTF-8 and read back as such (KC002)."""
+    return text.encode("utf-8", "surrogatepass")
+
+
+class _TextBytes(io.RawIOBase):
+    """The bytes of a text (:func:`encoded`), made a chunk at a time as they are read: a log
+    held in a string is never copied whole."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__()
+        self.text = text
+        self.at = 0
+        self.pending = memoryview(b"")
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        if not self.pending:
+            if self.at >= len(self.text):
+                return 0
+            piece = self.text[self.at: self.at + _CHUNK]
+            self.at += len(piece)
+            self.pending = memoryview(encoded(piece))
+        size = min(len(buffer), len(self.pending))
+        buffer[:size] = self.pending[:size]
+        self.pending = self.pending[size:]
+        return size
+
+
+def text_stream(text: str) -> BinaryIO:
+    """A binary stream of the bytes ``text`` stands for (see :func:`encoded`), for
+    :func:`text_lines`: reading a text is reading those bytes."""
+    return io.BufferedReader(_TextBytes(text), _CHUNK)
+
+
+def read_line(text: str, path: str, lineno: int, before: str = "") -> Line:
+    """``text`` as the reading above reads it as line ``lineno`` of ``path``, after ``before``
+    (the text of the lines before it: only its start counts, where the file is sniffed): the
+    line, or the diagnostic that stops or skips it (KC002, KC003, KC005).
+
+    ``text`` holds no line end (it would be more than one line).
+    """
+    if len(text) <= LINE_LIMIT and _plain(text):
+        return text  # nearly every line: nothing in it can stop or skip it
+    data = encoded(text)
+    if b"\0" in data:  # the only bytes of UTF-8 text that can make a file's start look binary or UTF-16
+        head = encoded(before[:SNIFF])
+        if len(head) < SNIFF:
+            try:
+                _sniff((head + data + b"\n")[:SNIFF], path)
+            except Stop as stop:
+                return stop.diagnostic
+    lines = _Lines(path)
+    lines.lineno = lineno - 1
+    return lines.feed(data.decode("utf-8", "surrogateescape") + "\n")[0]
 
 
 def _plain(text: str) -> bool:

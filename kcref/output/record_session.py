@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import BinaryIO, Protocol, TextIO
 
-from ..files.logfile import Locked, LogFile
+from ..files.logfile import Changed, Locked, LogFile, WriteFailed
 from ..model.diagnostics import Diagnostic, diagnostic
 from ..model.status import ExitStatus
 from ..model.words import plural
@@ -34,6 +34,11 @@ from .table_view import DEFAULT_VIEW, ViewStyle
 
 SHOWN_ERRORS = 20
 """At most this many errors of a log that cannot be resumed are printed."""
+
+
+class Stopped(Exception):
+    """The recording cannot go on: the log cannot be written, or another program changed it.
+    The message says what happened and what was not written."""
 
 
 class LineSource(Protocol):
@@ -76,7 +81,7 @@ class Record:
     """One recording: the log, its file, the source of lines and where to print."""
 
     def __init__(self, log: LiveLog, file: LogFile, source: LineSource, out: TextIO, err: TextIO,
-                 style: ViewStyle = DEFAULT_VIEW, input_name: str = "<stdin>") -> None:
+                 style: ViewStyle = DEFAULT_VIEW, input_name: str = "<stdin>", since: int | None = None) -> None:
         self.log = log
         self.file = file
         self.source = source
@@ -85,6 +90,8 @@ class Record:
         self.style = style
         self.input_name = input_name
         self.refused = 0
+        self.since = self.on_disk() if since is None else since
+        """The lines the log held when this session started."""
         self.words: dict[str, Callable[[], bool]] = {
             "show": self.show, "undo": self.undo, "help": self.help, "quit": self.quit,
         }
@@ -92,21 +99,32 @@ class Record:
 
     def run(self) -> ExitStatus:
         """Take lines until the source ends or ``quit``; FOUND if a line was refused (not at a
-        terminal, where a refused line is typed again)."""
+        terminal, where a refused line is typed again); USAGE when the log could not be written
+        or another program changed it (the recording stops there, nothing more written)."""
+        try:
+            self.take_lines()
+        except Stopped as stop:
+            self.err.write(str(stop))
+            return ExitStatus.USAGE
+        except KeyboardInterrupt:
+            self.end()  # each line is written whole or not at all: say where the log stands
+            raise
+        self.end()
+        return ExitStatus.FOUND if self.refused and not self.source.interactive else ExitStatus.OK
+
+    def take_lines(self) -> None:
         while True:
             got = self.source.read(prompt_text(self.log) if self.source.interactive else "")
             if got is None:
-                break
+                return
             text, number = got
             word = self.words.get(text.strip().lower())
             if word is not None:
                 if not word():
-                    break
+                    return
                 continue
             for piece in split_lines(text) or [""]:
                 self.line(piece, number)
-        self.end()
-        return ExitStatus.FOUND if self.refused and not self.source.interactive else ExitStatus.OK
 
     def end(self) -> None:
         """Say what the log holds; a hand's set-up still waiting for its layout is not written (it
@@ -145,8 +163,19 @@ class Record:
             self.err.write(diagnostic_lines(judged.at(self.input_name, number)))
 
     def write(self, judged: Judgement) -> None:
-        if judged.written:
+        """Append what an accepted line writes; when that fails, the line is taken back and the
+        recording stops (:class:`Stopped`)."""
+        if not judged.written:
+            return
+        try:
             self.file.append(judged.written)
+        except (Changed, WriteFailed) as exc:
+            self.log.undo()
+            raise Stopped(stopped(self.file, exc, self.on_disk(), judged.written, since=self.since)) from None
+
+    def on_disk(self) -> int:
+        """The lines of the log on disk (the accepted lines but a set-up still waiting for its layout)."""
+        return self.log.lines - lines_of(self.log.unwritten)
 
     # --- the recorder's words: each says whether to go on ---------------------------------------
 
@@ -155,11 +184,19 @@ class Record:
         return True
 
     def undo(self) -> bool:
+        try:
+            self.file.check()
+        except Changed as exc:
+            raise Stopped(stopped(self.file, exc, self.on_disk(), "", undo=True, since=self.since)) from None
+        lines = self.on_disk()
         judged = self.log.undo()
         if judged is None:
             self.out.write("Nothing to undo.\n")
             return True
-        self.file.cut(judged.written)
+        try:
+            self.file.cut(judged.written)
+        except Changed as exc:
+            raise Stopped(stopped(self.file, exc, lines, "", undo=True, since=self.since)) from None
         if self.source.interactive:
             what = f"line {judged.line}: {terminal(judged.text)}" if judged.text else "a blank line"
             self.out.write(f"Took back {what}\n" + compact_view(self.log, self.style))
@@ -171,6 +208,53 @@ class Record:
 
     def quit(self) -> bool:
         return False
+
+
+def stopped(file: LogFile, exc: OSError, lines: int, unwritten: str, undo: bool = False, since: int = 0) -> str:
+    """Why the recording of ``file`` stops (``exc``), where the log stands (``lines`` on disk, of
+    which those after line ``since`` written by this session) and what was not written, to be
+    typed again."""
+    path = terminal(file.path)
+    last = f"line {lines}: {terminal(file.last_line)}" if lines else "none"
+    if isinstance(exc, WriteFailed):
+        cut = ("the file is cut back to its last whole line" if exc.restored else
+               "the file could not be cut back, and may end with part of a line: run 'kcref check' on it")
+        said = (f"kcref record: cannot write {path}: {terminal(exc.strerror or str(exc))}: the line is not "
+                f"written ({cut}); stopping. The last line written is {last}.\n")
+    else:
+        what = "the last line is not taken back" if undo else "nothing more is written"
+        said = (f"kcref record: {path} changed under the recorder (another program wrote it: "
+                f"{terminal(exc.strerror or str(exc))}): stopping, {what}; nothing of this session is lost: "
+                f"the last line written was {last}.\n")
+        said += _elsewhere(file, lines, since)
+    if unwritten:
+        said += "Not written (type it again once the log is sorted out):\n"
+        said += "".join(f"    {terminal(line)}\n" for line in unwritten.splitlines())
+    return said
+
+
+def _elsewhere(file: LogFile, lines: int, since: int) -> str:
+    """The lines this session wrote (after line ``since``, up to line ``lines``) that the file at
+    the path does not hold, when it is another file now or none: they are only in the file the
+    recorder holds open, which is gone once it stops, so they are printed."""
+    try:
+        ours = file.recorded()
+    except OSError:
+        return ""
+    try:
+        with open(file.path, "rb") as f:
+            theirs = f.read()
+    except OSError:
+        theirs = b""
+    if theirs.startswith(ours):
+        return ""
+    mine, now = ours.decode("utf-8", "replace").splitlines(), theirs.decode("utf-8", "replace").splitlines()
+    same = next((i for i, (a, b) in enumerate(zip(mine, now)) if a != b), min(len(mine), len(now)))
+    missing = mine[max(same, since):lines]
+    if not missing:
+        return ""
+    return (f"What is at {terminal(file.path)} now lacks these lines this session wrote:\n"
+            + "".join(f"    {terminal(line)}\n" for line in missing))
 
 
 def lines_of(text: str) -> int:
@@ -205,15 +289,17 @@ def record(path: str, tags: Iterable[tuple[str, str]], source_for: Callable[[Liv
         return ExitStatus.USAGE
     with file:
         log = _resumed(file, path, err)
-        resumed = log is not None and log.lines > 0
-        if log is None or not _add_tags(log, file, tags, err):
+        if log is None:
+            return ExitStatus.USAGE
+        resumed, since = log.lines > 0, log.lines
+        if not _add_tags(log, file, tags, err):
             return ExitStatus.USAGE
         source = source_for(log)
         if source.interactive:
             start = f"Resumed {terminal(path)}: " + where_it_stands(log) if resumed else \
                 f"Recording a new log: {terminal(path)} ('help' lists the commands)\n"
             out.write(start)
-        return Record(log, file, source, out, err, style).run()
+        return Record(log, file, source, out, err, style, since=since).run()
 
 
 def _unreadable(data: bytes, path: str) -> Diagnostic | None:
@@ -245,6 +331,7 @@ def _resumed(file: LogFile, path: str, err: TextIO) -> LiveLog | None:
 
 def _add_tags(log: LiveLog, file: LogFile, tags: Iterable[tuple[str, str]], err: TextIO) -> bool:
     in_force = {t.name: t.value for t in log.tags}
+    since = log.lines
     for name, value in tags:
         if in_force.get(name) == value:
             continue
@@ -254,6 +341,11 @@ def _add_tags(log: LiveLog, file: LogFile, tags: Iterable[tuple[str, str]], err:
             err.write(f"kcref record: the tag {terminal(name)} is refused\n")
             return False
         if judged.written:
-            file.append(judged.written)
+            try:
+                file.append(judged.written)
+            except (Changed, WriteFailed) as exc:
+                log.undo()
+                err.write(stopped(file, exc, log.lines - lines_of(log.unwritten), judged.written, since=since))
+                return False
     return True
 

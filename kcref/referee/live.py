@@ -8,7 +8,8 @@ recorder does.
 
 How a line is judged, without replaying the whole log: only the hand being played is judged
 again, with the new line after it, through the very stages of ``kcref check`` (the reader,
-:func:`~kcref.referee.setup_checks.checked_hands`, :func:`~kcref.referee.replay.referee_hand`
+the grouping and the set-up checks of :func:`~kcref.referee.setup_checks.checked_hands`,
+:func:`~kcref.referee.replay.referee_hand`
 with the chips carried in, :func:`~kcref.referee.assertions.check_assertions`). What comes
 before that hand is given to the grouping as a short head: the tags in force and the previous
 hand's ``hand`` line with its dealer written out (so that the dealer passes left and the hand
@@ -24,6 +25,17 @@ goes out (KC501), the note on unknown cards (KC502) and, before its layout, the 
 line that closes a hand with no layout at all is refused, as ``kcref check`` would find an
 error there.
 
+Each line is first read as ``kcref check`` reads a file's line (:func:`~kcref.notation.textlines.read_line`):
+a line that would make the file binary (a NUL byte, KC003), that is not UTF-8 text (a lone
+surrogate, KC002) or that is longer than a line may be (KC005) is refused, so that the log
+written never holds what ``kcref check`` rejects.
+
+What is kept is what the hand being played needs: its lines' states (for :meth:`LiveLog.undo`),
+the finished hands' verdicts (for :meth:`LiveLog.report`) and the text of every line accepted,
+a hand at a time. Taking back the ``hand`` line of the hand being played rebuilds the hand before
+from that text (each earlier hand judged at once, as ``kcref check`` judges it), and
+:meth:`LiveLog.resume` judges a log that way too: each hand whole, except the last, fed line by line.
+
 Diagnostics carry the line number the line has (or would have had) in the log file, and
 columns of the text as it was fed; :meth:`Judgement.at` moves those of the fed line to another
 place (the line of an input a batch reads them from).
@@ -33,7 +45,7 @@ from __future__ import annotations
 
 import enum
 from array import array
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from functools import cached_property
 from typing import NamedTuple
@@ -42,6 +54,7 @@ from ..engine.carry import ChipCarry
 from ..engine.table import Table
 from ..model.diagnostics import Diagnostic
 from ..model.events import (
+    Assertion,
     Blank,
     Blocked,
     Comment,
@@ -54,13 +67,15 @@ from ..model.events import (
     Tag,
     Turn,
 )
-from ..notation.reader import Item, read_text, split_lines
+from ..notation.lexicon import SUPPRESSION_MARK
+from ..notation.reader import BOM, RUN_LENGTH, Item, Run, fast_line, read_lines, split_lines
+from ..notation.textlines import SNIFF, read_line
 from ..notation.writer import event_text
 from .assertions import check_assertions
-from .grouping import HandRecord, split_players
+from .grouping import MAX_TAG_NAMES, HandRecord, iter_hands, split_players
 from .pipeline import FileReport
 from .replay import referee_hand, table_at
-from .setup_checks import checked_hands
+from .setup_checks import check_hand
 from .verdict import HandVerdict
 
 WHILE_PLAYED = frozenset({"KC501", "KC502"})
@@ -71,6 +86,8 @@ NOT_YET = frozenset({"KC004"})
 """About a log that holds no hand: it does not, yet."""
 UNKNOWN_WORD = "KC101"
 """A line that starts with no keyword nor player: while a turn is expected, its actions alone."""
+_BODY = frozenset({Deal, Layout, Turn, Reveal, Blocked, Assertion})
+"""The events of a hand's body, which the reader hands on in runs (:class:`~kcref.notation.reader.Run`)."""
 _ENDS_HAND = (Turn, Blocked, Reveal)
 """Lines after which a finished hand's settlement is worth showing (again)."""
 
@@ -161,10 +178,13 @@ class _State:
     """Chips carried into the hand being played (where the scoring system keeps them)."""
     game_hands: int = 0
     """Hands carried in the game of kept stacks under way (:attr:`kcref.engine.carry.ChipCarry.hands`)."""
-    finished: tuple[HandVerdict, ...] = ()
-    finished_lines: tuple[int, ...] = ()
+    done: int = 0
+    """Hands closed by a later ``hand`` line (their verdicts are the log's, see :class:`LiveLog`)."""
     first_tags: tuple[Tag, ...] = ()
-    """The first tag of each name, for reports."""
+    """The first tag of each name, for reports (at most :data:`MAX_TAG_NAMES` names, as ``kcref check`` keeps)."""
+    start: str = ""
+    """The log's text, up to :data:`SNIFF` characters or a little more: where ``kcref check``
+    looks for a binary or UTF-16 file."""
     record: HandRecord | None = None
     verdict: HandVerdict | None = None
     visible: tuple[Diagnostic, ...] = ()
@@ -209,6 +229,15 @@ class LiveLog:
         self.path = path
         self._state = _State()
         self._history: list[tuple[_State, Judgement]] = []
+        """Each line accepted since the ``hand`` line of the hand being played (that one
+        included; since the start before the first hand): the state before it, and its judgement."""
+        self._texts: list[str] = []
+        """Those lines as they were fed."""
+        self._segments: list[str] = []
+        """The lines of each part of the log before: the lines before the first ``hand`` line,
+        then each hand's, as they were fed, each with a line end."""
+        self._finished: list[HandVerdict] = []
+        self._finished_lines = array("q")
 
     # --- resuming --------------------------------------------------------------------------
 
@@ -221,18 +250,99 @@ class LiveLog:
         or when the text is not in canonical form (``kcref fmt --write`` puts it in it).
         """
         log = cls(path)
-        canonical: list[str] = []
-        for number, line in enumerate(split_lines(text.removeprefix("\ufeff")), 1):
-            judged = log.feed(line)
-            if not judged.accepted:
-                raise LogHasErrors(f"{path} has errors: run 'kcref check' on it and fix them first",
-                                   judged.at(path, number))
-            canonical.append(judged.written)
+        canonical = _Canonical(text.replace("\r\n", "\n"))
+        refused = log._replay(split_lines(text.removeprefix("\ufeff")), canonical)
+        if refused is not None:
+            number, judged = refused
+            raise LogHasErrors(f"{path} has errors: run 'kcref check' on it and fix them first",
+                               judged.at(path, number))
         if log._state.held:
             raise LogHasErrors(f"{path} ends with a hand that has no layout: run 'kcref check' on it and fix it first")
-        if log._state.blank or "".join(canonical) != text.replace("\r\n", "\n"):
+        if log._state.blank or not canonical.whole():
             raise LogHasErrors(f"{path} is not in canonical form: run 'kcref fmt --write' on it first")
         return log
+
+    def _replay(self, lines: Sequence[str], canonical: _Canonical | None = None) -> tuple[int, Judgement] | None:
+        """Feed ``lines``, each hand but the last judged once, whole, with the ``hand`` line that
+        closes it (see :meth:`_take_hand`), the lines of the last one fed one by one (so that
+        :meth:`undo` can take them back). ``canonical`` is given what they write. The first line
+        refused (its index from 1, its judgement) stops it."""
+        at, count = 0, len(lines)
+        declined = -1  # the hand (its first line) whose lines are fed one by one
+        while at < count:
+            s = self._state
+            if s.hand and s.floor != declined:
+                texts = len(self._texts)
+                taken = self._take_hand(lines, at)
+                if taken is not None:
+                    following, written = taken
+                    judged = self.feed(lines[following])
+                    if judged.accepted:
+                        if canonical is not None:
+                            for piece in (*written, judged.written):
+                                canonical.add(piece)
+                        at = following + 1
+                        continue
+                    self._state = s  # one of the hand's lines is refused: which one, fed one by one says
+                    del self._texts[texts:]
+                declined = s.floor
+            judged = self.feed(lines[at])
+            if not judged.accepted:
+                return at + 1, judged
+            if canonical is not None:
+                canonical.add(judged.written)
+            at += 1
+        return None
+
+    def _take_hand(self, lines: Sequence[str], at: int) -> tuple[int, list[str]] | None:
+        """Take ``lines[at:]`` up to the next ``hand`` line, the rest of the hand being played,
+        into the state without judging them: that ``hand`` line, fed next, judges the hand whole
+        once, as ``kcref check`` does. The index of that ``hand`` line and what the lines write;
+        ``None`` (nothing changed) when there is none (these lines are the last hand's) or when
+        a line does not read, or cannot be read with the others: then they are fed one by one.
+
+        A line can never take back the error of a line before it in its hand, so a hand that
+        the ``hand`` line after it finds no error in has none line by line either; else it is
+        fed again one line at a time, which says which line is refused.
+        """
+        s = self._state
+        path = self.path
+        count, blank, held, start = s.lines, s.blank, s.held, s.start
+        events: list[Event] = []
+        sources: list[tuple[int, str]] = []
+        written: list[str] = []
+        first_tags = s.first_tags
+        # Each line is read as the line it is in the log, one more than the line before it: a
+        # blank line after a blank line (which the log does not count) is fed one by one.
+        offset = count + 1 + (1 if blank else 0) - at
+        for index, text, item in _read_on(lines, at, path, offset):
+            if isinstance(item, HandStart):
+                break
+            line = offset + index
+            if item is None or isinstance(item, Diagnostic) or (blank and item is _NOTHING):
+                return None
+            if isinstance(read_line(text, path, line, start + ("\n" if blank else "")), Diagnostic):
+                return None
+            if item is _NOTHING:
+                blank = True
+                continue
+            out = ("\n" if blank else "") + event_text(item) + "\n"
+            if held:
+                now, held = (held + out, "") if isinstance(item, Layout) else ("", held + out)
+            else:
+                now = out
+            written.append(now)
+            count, blank, start = line, False, _grown(start, out)
+            if not isinstance(item, Comment):
+                events.append(item)
+                sources.append((line, text))
+                first_tags = _first_tags(first_tags, item)
+        else:
+            return None  # no hand line follows: the last hand's lines
+        self._state = replace(s, lines=count, blank=blank, held=held, start=start, hand=(*s.hand, *events),
+                              sources=(*s.sources, *sources), first_tags=first_tags)
+        self._texts.extend(lines[at:index])
+        return index, written
 
     # --- reading the state -----------------------------------------------------------------
 
@@ -260,7 +370,7 @@ class LiveLog:
     @property
     def finished(self) -> tuple[HandVerdict, ...]:
         """The verdicts on the hands closed by a later ``hand`` line."""
-        return self._state.finished
+        return tuple(self._finished)
 
     @property
     def players(self) -> tuple[str, ...]:
@@ -320,7 +430,7 @@ class LiveLog:
         """The log as ``kcref check`` reports it, with the verdicts of the finished hands and of
         the hand being played once it is over: what ``kcref score`` scores."""
         s = self._state
-        hands, lines = list(s.finished), array("q", s.finished_lines)
+        hands, lines = list(self._finished), array("q", self._finished_lines)
         if s.verdict is not None and s.verdict.finished:
             hands.append(s.verdict)
             lines.append(s.floor)
@@ -332,24 +442,31 @@ class LiveLog:
         """Judge one line against the log so far: accept it (the log then holds it) or refuse it.
 
         ``text`` is one line of the log notation. While a turn is expected, the actions alone
-        (``5H->E; draw``) stand for a turn of the player whose turn it is.
+        (``5H->E; draw``) stand for a turn of the player whose turn it is. A line that
+        ``kcref check`` would not read in a file (a NUL byte, text that is not UTF-8, a line too
+        long) is refused with its diagnostic (KC003, KC002, KC005). A line end in ``text`` is a
+        ``ValueError``: it would be two lines.
         """
         if "\n" in text or "\r" in text:
             raise ValueError("feed takes one line at a time")
         s = self._state
-        if not text.strip(" \t"):
-            return self._accept(replace(s, blank=s.lines > 0), Judgement(True, 0, "", ()))
         line = s.lines + 1 + (1 if s.blank else 0)
+        read = read_line(text, self.path, line, s.start + ("\n" if s.blank else ""))
+        if isinstance(read, Diagnostic):
+            return Judgement(False, line, "", (read,))
+        if not text.strip(" \t"):
+            return self._accept(replace(s, blank=s.lines > 0), Judgement(True, 0, "", ()), text)
         item, shift = self._read(text, line)
         if item is None:
-            return self._accept(replace(s, blank=s.lines > 0), Judgement(True, 0, "", ()))
+            return self._accept(replace(s, blank=s.lines > 0), Judgement(True, 0, "", ()), text)
         if isinstance(item, Diagnostic):
             return Judgement(False, line, "", (self._shifted(item, shift, text),))
         canonical = event_text(item)
-        written, held = _release(s, item, ("\n" if s.blank else "") + canonical + "\n")
-        moved = replace(s, lines=line, blank=False, held=held)
+        out = ("\n" if s.blank else "") + canonical + "\n"
+        written, held = _release(s, item, out)
+        moved = replace(s, lines=line, blank=False, held=held, start=_grown(s.start, out))
         if isinstance(item, Comment):
-            return self._accept(moved, Judgement(True, line, canonical, (), written=written))
+            return self._accept(moved, Judgement(True, line, canonical, (), written=written), text)
         return self._judge_event(item, moved, text, shift, canonical, written)
 
     def undo(self) -> Judgement | None:
@@ -358,11 +475,28 @@ class LiveLog:
         if not self._history:
             return None
         state, judged = self._history.pop()
+        self._texts.pop()
         self._state = state
+        del self._finished[state.done:]
+        del self._finished_lines[state.done:]
+        if not self._history and self._segments:
+            self._back_a_hand()
         return judged
 
-    def _accept(self, state: _State, judged: Judgement) -> Judgement:
+    def _back_a_hand(self) -> None:
+        """The ``hand`` line of the hand being played is taken back: the hand before becomes the
+        one being played, its lines fed again (from the start of the log, each hand before it
+        judged at once) so that they can be taken back in turn."""
+        lines = [line for segment in self._segments for line in segment.split("\n")[:-1]]
+        again = LiveLog(self.path)
+        refused = again._replay(lines)
+        assert refused is None, "lines accepted once are accepted again"
+        self._state, self._history, self._texts = again._state, again._history, again._texts
+        self._segments, self._finished, self._finished_lines = again._segments, again._finished, again._finished_lines
+
+    def _accept(self, state: _State, judged: Judgement, text: str) -> Judgement:
         self._history.append((self._state, judged))
+        self._texts.append(text)
         self._state = state
         return judged
 
@@ -370,7 +504,7 @@ class LiveLog:
         """The line read, at ``line``, and how many characters were put before it (the turn
         shorthand: ``Bob: `` before actions alone)."""
         item = _read_one(text, self.path, line)
-        turn = self.turn
+        turn = self.turn if isinstance(item, Diagnostic) else None
         if isinstance(item, Diagnostic) and turn is not None:
             prefix = f"{turn}: "
             expanded = _read_one(prefix + text, self.path, line)
@@ -408,7 +542,7 @@ class LiveLog:
         ended = None
         if verdict is not None and verdict.finished and isinstance(event, _ENDS_HAND):
             ended = verdict
-        return self._accept(state, Judgement(True, line, canonical, shown, ended, written))
+        return self._accept(state, Judgement(True, line, canonical, shown, ended, written), text)
 
     def _new_hand(self, event: HandStart, moved: _State, judged: _Judged, text: str, canonical: str, written: str,
                   shown: tuple[Diagnostic, ...]) -> Judgement:
@@ -432,8 +566,37 @@ class LiveLog:
             state = replace(state, before=in_force, previous=previous,
                             between=tuple(e for e in s.hand if isinstance(e, Tag)),
                             stacks=tuple(carry.stacks.items()), pot=carry.pot, game_hands=carry.hands,
-                            finished=(*s.finished, closed), finished_lines=(*s.finished_lines, s.floor))
-        return self._accept(state, Judgement(True, line, canonical, shown, None, written, closed))
+                            done=s.done + 1)
+            self._finished.append(closed)
+            self._finished_lines.append(s.floor)
+        # The part of the log before this line is done with: only its text is kept.
+        self._segments.append("".join(t + "\n" for t in self._texts))
+        self._texts.clear()
+        self._history.clear()
+        return self._accept(state, Judgement(True, line, canonical, shown, None, written, closed), text)
+
+
+class _Canonical:
+    """Whether what a log's lines write, piece after piece, is the log's text itself."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.at = 0
+        self.same = True
+
+    def add(self, piece: str) -> None:
+        if self.same and piece:
+            self.same = self.text.startswith(piece, self.at)
+            self.at += len(piece)
+
+    def whole(self) -> bool:
+        """All of the text was written, and nothing else."""
+        return self.same and self.at == len(self.text)
+
+
+def _grown(start: str, out: str) -> str:
+    """The start of a log's text (see :attr:`_State.start`) once ``out`` is added to it."""
+    return start if len(start) >= SNIFF else start + out
 
 
 def _release(s: _State, event: Event, out: str) -> tuple[str, str]:
@@ -456,7 +619,7 @@ def _with_source(d: Diagnostic, sources: dict[int, str]) -> Diagnostic:
 
 
 def _first_tags(tags: tuple[Tag, ...], event: Event) -> tuple[Tag, ...]:
-    if isinstance(event, Tag) and all(t.name != event.name for t in tags):
+    if isinstance(event, Tag) and len(tags) < MAX_TAG_NAMES and all(t.name != event.name for t in tags):
         return (*tags, event)
     return tags
 
@@ -464,13 +627,44 @@ def _first_tags(tags: tuple[Tag, ...], event: Event) -> tuple[Tag, ...]:
 def _read_one(text: str, path: str, line: int) -> Event | Diagnostic | None:
     """The one line ``text`` read as the line ``line`` of ``path``: its event, or its first
     syntax error (``None``: a line with nothing on it)."""
-    items = [i for i in read_text(text, path, trivia=True) if not isinstance(i, Blank)]
+    quick = fast_line(text, path, line)
+    if quick is not None:
+        return quick
+    # Only a file's first line may start with the byte order mark, which the reader takes off.
+    lines = ["", text] if line > 1 and text.startswith(BOM) else [text]
+    items = [i for i in read_lines(lines, path, trivia=True, first=line + 1 - len(lines)) if not isinstance(i, Blank)]
     if not items:
         return None
-    item: Item = next((i for i in items if isinstance(i, Diagnostic) and i.is_error), items[0])
-    if isinstance(item, Diagnostic):
-        return item._replace(line=line)
-    return replace(item, span=Span(path, line, item.span.col))
+    return next((i for i in items if isinstance(i, Diagnostic) and i.is_error), items[0])
+
+
+_NOTHING = Blank(Span("", 0, 0))
+"""What :func:`_read_on` gives for a line with nothing on it (blank)."""
+
+
+def _read_on(lines: Sequence[str], at: int, path: str, offset: int) -> Iterator[tuple[int, str, Item | None]]:
+    """Each of ``lines[at:]`` read (its index, its text, and what it reads as: an event, a
+    syntax error, :data:`_NOTHING`, or ``None`` when it cannot be read with the others), read
+    together, each as line ``offset + index`` of ``path``: a run of lines at a time, each up to a
+    line that may start a hand (a hand's lines, as the reader reads them in a file)."""
+    count = len(lines)
+    while at < count:
+        end = at
+        while end < count - 1 and lines[end][:4].lower() != "hand":
+            end += 1
+        run = lines[at:end + 1]
+        found: list[Item | None] = [None] * len(run)
+        if not run[0].startswith(BOM):  # the reader would take it for the byte order mark of a file
+            for read in read_lines(run, path, trivia=True, first=offset + at):
+                k = (read.line if isinstance(read, Diagnostic) else read.span.line) - offset - at
+                got = found[k]
+                if got is None:
+                    found[k] = _NOTHING if isinstance(read, Blank) else read
+                elif isinstance(read, Diagnostic) and read.is_error and not isinstance(got, Diagnostic):
+                    found[k] = read  # as _read_one reads the line alone: its first error
+        for k, item in enumerate(found):
+            yield at + k, run[k], item
+        at = end + 1
 
 
 def _judge(path: str, s: _State, event: Event) -> _Judged:
@@ -479,12 +673,19 @@ def _judge(path: str, s: _State, event: Event) -> _Judged:
     floor = s.floor
     found: list[Diagnostic] = []
     records: list[HandRecord] = []
-    for item in checked_hands(_window(s, event), path):
-        if isinstance(item, Diagnostic):
-            if item.line >= floor and item.code not in NOT_YET:
-                found.append(item)
-        elif isinstance(item, HandRecord) and item.start.span.line >= floor:
-            records.append(item)
+    previous_number: int | None = None
+    # As checked_hands does, but the hands of the head (judged already) give only their number.
+    for item in iter_hands(_window(s, event), path):  # type: ignore[arg-type]  # runs, as the reader gives them
+        if isinstance(item, HandRecord):
+            if item.start.span.line < floor:
+                previous_number = item.number
+                continue
+            record, diagnostics = check_hand(item, previous_number)
+            previous_number = record.number
+            found.extend(d for d in diagnostics if d.code not in NOT_YET)
+            records.append(record)
+        elif isinstance(item, Diagnostic) and item.line >= floor and item.code not in NOT_YET:
+            found.append(item)
     carry = ChipCarry(dict(s.stacks), s.pot, s.game_hands)
     judged: list[tuple[HandRecord, HandVerdict]] = []
     for record in records:
@@ -505,10 +706,29 @@ def _judge(path: str, s: _State, event: Event) -> _Judged:
     return _Judged(judged, tuple(found), tuple(held_back))
 
 
-def _window(s: _State, event: Event) -> Iterator[Event]:
+def _window(s: _State, event: Event) -> Iterator[Event | Run]:
+    """What the grouping reads: the head, then the hand being played and ``event``, the events
+    of its body in runs, as ``kcref check`` reads them (see :class:`~kcref.notation.reader.Run`)."""
     yield from s.head
-    yield from s.hand
-    yield event
+    run: list[Event] = []
+    for e in (*s.hand, event):
+        if type(e) in _BODY and len(run) < RUN_LENGTH:
+            run.append(e)
+            continue
+        if run:
+            yield _run(run)
+            run = []
+        if type(e) in _BODY:
+            run.append(e)
+        else:
+            yield e
+    if run:
+        yield _run(run)
+
+
+def _run(events: list[Event]) -> Run:
+    return Run(events, sum(len(e.actions) for e in events if isinstance(e, Turn)),
+               [e for e in events if SUPPRESSION_MARK in e.comment])  # type: ignore[union-attr]
 
 
 def _held_back(d: Diagnostic, playing: HandRecord) -> bool:

@@ -24,6 +24,7 @@ from ..model.diagnostics import Diagnostic, diagnostic
 from ..model.events import Tag
 from ..notation.reader import read_runs
 from ..notation.sourcelines import SourceLines
+from ..notation.textlines import text_stream
 from .assertions import check_assertions
 from .grouping import MAX_TAG_NAMES, NO_DEFAULTS, Defaults, HandRecord
 from .hand_score import hand_score
@@ -270,9 +271,11 @@ def _keep_tag(tags: list[Tag], tag: Tag) -> None:
 
 def check_text(text: str, path: str = "<string>", *, keep_hands: bool = True, emit: Emit | None = None,
                on_hand: OnHand | None = None, keep: Keep | None = None, config: Config | None = None) -> FileReport:
-    """Check a log held in a string."""
+    """Check a log held in a string, exactly as :func:`check_file` checks a file holding its
+    bytes (UTF-8; see :func:`~kcref.notation.textlines.encoded`): the text is read through the
+    same reading, line limit and all."""
     sources = SourceLines()
-    return check_items(read_runs(text, path, sources, text=True), path, keep_hands=keep_hands, emit=emit,
+    return check_items(read_runs(text_stream(text), path, sources), path, keep_hands=keep_hands, emit=emit,
                        sources=sources, on_hand=on_hand, keep=keep, config=config)
 
 
