@@ -47,18 +47,21 @@ def command(ctx: click.Context, files: tuple[str, ...], out: str, globs: tuple[s
     target = target_path(out)
 
     def build() -> int:
+        from ..output.report_output import write_page
         from ..output.report_page import build_report
 
         result = build_report(resolve_inputs(files, globs), title, live=watch)
-        if target == "-":
-            click.echo(result.html, nl=False)
-            return result.status
-        from ..notation.formatter import write_atomically
-
         try:
-            write_atomically(target, result.html)
-        except OSError as exc:
-            raise Failed(f"{printable(target)}: cannot write: {exc.strerror or exc}") from None
+            if target == "-":
+                for chunk in result.page:
+                    click.echo(chunk, nl=False)
+                return result.status
+            try:
+                write_page(target, result.page)
+            except OSError as exc:
+                raise Failed(f"{printable(target)}: cannot write: {exc.strerror or exc}") from None
+        finally:
+            result.page.close()
         click.echo(written_note(target, result.hands, result.errors), err=True)
         return result.status
 
@@ -67,8 +70,14 @@ def command(ctx: click.Context, files: tuple[str, ...], out: str, globs: tuple[s
     from ..files.inputs import DEFAULT_GLOBS
     from ..output.report_output import watch as watch_logs
 
+    def rebuild() -> None:
+        try:
+            build()
+        except click.ClickException as exc:  # said, and the watch goes on: the next change may mend it
+            click.echo(f"kcref report: {exc.format_message()}", err=True)
+
     click.echo("kcref report: watching the logs; Ctrl-C stops", err=True)
     try:
-        watch_logs(files, globs or DEFAULT_GLOBS, build)
+        watch_logs(files, globs or DEFAULT_GLOBS, rebuild, output=target, say=lambda m: click.echo(m, err=True))
     except KeyboardInterrupt:
         click.echo("kcref report: stopped", err=True)
