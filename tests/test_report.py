@@ -383,6 +383,28 @@ def test_watch_rebuilds_when_a_log_changes(tmp_path: Path) -> None:
     assert built == [1, 1, 2]
 
 
+def test_watch_says_when_a_log_or_the_page_becomes_a_folder(tmp_path: Path) -> None:
+    log, page = tmp_path / "night.log", tmp_path / "night.html"
+    log.write_text(COMMERCIAL.read_text(encoding="utf-8"), encoding="utf-8")
+    built: list[int] = []
+    said: list[str] = []
+
+    def sleep(_: float) -> None:
+        step = len(said) + len(built)
+        if step == 1:
+            log.unlink()
+            log.mkdir()
+        elif step == 2:
+            log.rmdir()
+            log.write_text(COMMERCIAL.read_text(encoding="utf-8"), encoding="utf-8")
+        elif step == 3:
+            page.mkdir()
+
+    watch([str(log)], ("*.log",), lambda: built.append(1), output=str(page), say=said.append, sleep=sleep, rounds=4)
+    assert said == [f"kcref report: {log}: is a folder", f"kcref report: {page}: is a folder"]
+    assert len(built) == 2  # at the start, and once the log is a file again
+
+
 def _take_ctrl_c() -> None:
     # In the child, before exec: an ignored signal stays ignored across exec, and a shell without
     # job control starts its background jobs (`pytest &`) with SIGINT ignored, so Python would
@@ -461,6 +483,46 @@ def test_watch_command_stops_on_ctrl_c_when_the_tests_ignore_it(tmp_path: Path) 
     assert p.returncode == 0, err
     assert err.endswith("kcref report: stopped\n")
     assert not list(tmp_path.glob(".kcref-*.tmp"))
+
+
+def test_watch_command_goes_on_when_a_log_or_the_page_becomes_a_folder(tmp_path: Path) -> None:
+    log, page, err = tmp_path / "night.log", tmp_path / "night.html", tmp_path / "err.txt"
+    log.write_text(COMMERCIAL.read_text(encoding="utf-8"), encoding="utf-8")
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    with open(err, "w", encoding="utf-8") as errors:
+        p = subprocess.Popen([sys.executable, "-m", "kcref", "report", "--watch", str(log), "-o", str(page)],
+                             cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=errors, text=True,
+                             preexec_fn=_take_ctrl_c)
+    deadline = time.monotonic() + 90
+
+    def wait_for(what: str, count: int = 1) -> None:
+        while err.read_text(encoding="utf-8").count(what) < count and p.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert err.read_text(encoding="utf-8").count(what) >= count, err.read_text(encoding="utf-8")
+
+    try:
+        wait_for("wrote")
+        log.unlink()
+        log.mkdir()
+        wait_for(f"{log}: is a folder")
+        log.rmdir()
+        _replace_text(log, COMMERCIAL.read_text(encoding="utf-8").replace("Fran counted the pot", "Fran counted again"))
+        wait_for("wrote", 2)
+        assert "Fran counted again" in page.read_text(encoding="utf-8")
+        page.unlink()
+        page.mkdir()
+        wait_for(f"{page}: is a folder")
+        assert p.poll() is None, "the watch ended"
+    finally:
+        p.send_signal(signal.SIGINT)
+        try:
+            p.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            p.wait()
+    said = err.read_text(encoding="utf-8")
+    assert p.returncode == 0, said
+    assert "Traceback" not in said and "Usage:" not in said and said.endswith("kcref report: stopped\n")
 
 
 def test_running_chart_is_well_formed_and_escaped() -> None:
