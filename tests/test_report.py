@@ -44,7 +44,7 @@ def run(*args: str, cwd: Path = ROOT, stdin: str | None = None) -> subprocess.Co
 
 class Page(HTMLParser):
     """Every element with its attributes, the text of each table row by the table's class, and
-    the text of the scripts and templates."""
+    the text of the scripts and templates; the markup in a comment (a hand's body) is read too."""
 
     def __init__(self, html: str) -> None:
         super().__init__(convert_charrefs=True)
@@ -79,6 +79,15 @@ class Page(HTMLParser):
         elif tag in ("td", "th") and self._row is not None and self._cell is not None:
             self._row.append("".join(self._cell).strip())
             self._cell = None
+
+    def handle_comment(self, data: str) -> None:
+        # A hand's body, waiting in a comment for the hand's first opening: the page's own markup.
+        inner = Page(data)
+        self.elements += inner.elements
+        for table, rows in inner.rows.items():
+            self.rows.setdefault(table, []).extend(rows)
+        self.scripts += inner.scripts
+        self.text += inner.text
 
     def handle_data(self, data: str) -> None:
         if self._script is not None:
@@ -181,7 +190,7 @@ def test_hostile_text_is_text(tmp_path: Path) -> None:
     page = Page(result.html)
     tags = [tag for tag, _ in page.elements]
     assert tags.count("script") == 2  # the card names and the page's own script
-    assert tags.count("template") == 4  # each hand's body, inert until it is opened, and its replay
+    assert tags.count("template") == 2  # each hand's replay
     assert "img" not in tags and "b" in tags  # <b> of the summaries, not of the file name
     assert not any(name.startswith("on") for _, attrs in page.elements for name in attrs)
     data = replays(page)[0]

@@ -82,3 +82,32 @@ def test_the_page_comes_in_chunks_and_again_on_each_pass() -> None:
         assert all(len(c) < 2 * CHUNK for c in chunks)
     finally:
         result.page.close()
+
+
+def test_a_hand_over_its_text_budget_is_listed_up_to_it(tmp_path: Path) -> None:
+    from kcref.notation.sourcelines import HAND_BUDGET
+
+    night = (ROOT / "samples" / "commercial-night.log").read_text(encoding="utf-8")
+    first, second = night.index("\nhand "), night.index("\nhand ", night.index("\nhand ") + 1)
+    filler = "".join(f"# {i:03} {'x' * 60_000}\n" for i in range(HAND_BUDGET // 60_000 + 2))
+    log = tmp_path / "long.log"
+    log.write_text(night[:second + 1] + filler + night[second + 1:], encoding="utf-8")
+    parts: list[Part] = []
+    data = page_data(resolve([str(log)]), parts.append)
+    hands = [p for p in parts if isinstance(p, HandView)]
+    assert data.hand_count == len(hands) == 3 and data.errors == 0
+    clipped = hands[0].listing.clipped
+    assert clipped is not None and hands[0].listing.lines[-1].number == clipped - 1
+    assert hands[1].listing.clipped is None and hands[1].listing.lines[0].text.startswith("hand ")
+    assert night.count("\n", 0, first) < clipped
+    html = build_report(resolve([str(log)])).html
+    assert f"The lines from line {clipped} on are not listed" in html and len(html) < len(filler)
+
+
+def test_a_body_that_could_end_its_comment_is_refused() -> None:
+    from kcref.output.report_page import comment_safe
+
+    assert comment_safe("\n<p>a -- b &gt; c</p>\n") == "\n<p>a -- b &gt; c</p>\n"
+    for bad in ("<p>--></p>", "<p>--!></p>", "> x", "-> x", "x -", "x <!"):
+        with pytest.raises(ValueError):
+            comment_safe(bad)

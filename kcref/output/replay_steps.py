@@ -134,6 +134,7 @@ class Encoder:
         self._text_ids: dict[str, int] = {}
         self._before: TableState | None = None
         self._fields: tuple[object, ...] = ()
+        self._known: list[tuple[Card, ...]] = []
 
     def _text(self, text: str) -> int:
         found = self._text_ids.get(text)
@@ -156,21 +157,18 @@ class Encoder:
         """
         before = self._before
         seats = state.seats
+        known = [s.known for s in seats]
         fields = (-1 if state.player is None else state.player, state.stock, self._text(state.status),
                   [s.unknown for s in seats], [s.stack for s in seats] if state.pot is not None else None,
                   state.pot, self._text(state.note))
-        was = self._fields
         if before is None:
-            out: list[object] = [state.line or 0, *fields[:3],
-                                 _changed(state.piles, None), _changed([s.known for s in seats], None), *fields[3:]]
+            out: list[object] = [state.line or 0, *fields[:3], _changed(state.piles, None), _changed(known, None),
+                                 *fields[3:]]
         else:
-            same = [a == b for a, b in zip(fields, was)]
-            out = [(state.line or 0) - (before.line or 0),
-                   *[None if eq else value for eq, value in zip(same[:3], fields[:3])],
-                   _changed(state.piles, before.piles),
-                   _changed([s.known for s in seats], [s.known for s in before.seats]),
-                   *[None if eq else value for eq, value in zip(same[3:], fields[3:])]]
-        self._before, self._fields = state, fields
+            kept = [None if value == was else value for value, was in zip(fields, self._fields)]
+            out = [(state.line or 0) - (before.line or 0), *kept[:3], _changed(state.piles, before.piles),
+                   _changed(known, self._known), *kept[3:]]
+        self._before, self._fields, self._known = state, fields, known
         while out[-1] is None:
             out.pop()
         return out

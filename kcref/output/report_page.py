@@ -5,9 +5,10 @@ from the templates of ``kcref/output/templates``: the page (``report.html.j2``, 
 and its script inlined: the page loads nothing) and the parts of a file (``report_parts.html.j2``:
 the lines before its first hand, each hand). The pictures are built by ElementTree, which escapes
 them (:mod:`kcref.output.table_svg`, :mod:`kcref.output.running_svg`), and each hand's replay data
-goes into a ``<script type="application/json">`` escaped for it (:func:`script_json`). Everything
-from a log is hostile. Jinja2 and openskill are imported only by the modules of the report, which
-only ``kcref report`` imports.
+is JSON escaped for HTML text (:func:`script_json`). A hand's body (its settlement, lines and
+replay) waits in an HTML comment until the hand is first opened (:func:`comment_safe`): a page of
+thousands of hands opens without building them all. Everything from a log is hostile. Jinja2 and
+openskill are imported only by the modules of the report, which only ``kcref report`` imports.
 
 The top of the page (standings, charts, statistics) needs every hand, and the hands are the bulk
 of it: so each hand is rendered as soon as it is judged, into a temporary file (the spool), and
@@ -43,13 +44,25 @@ CHUNK = 1 << 16
 
 
 def script_json(value: object) -> str:
-    """``value`` as JSON that is safe inside ``<script type="application/json">``: no ``<``, ``>``
-    or ``&`` (so no ``</script>`` or ``<!--``), and no line or paragraph separator."""
+    """``value`` as JSON that is safe as the text of an HTML element (a ``<template>``, a
+    ``<script type="application/json">``) and inside a comment: no ``<``, ``>`` or ``&`` (so no
+    ``</script>``, ``<!--`` or ``-->``, and no character reference), and no line or paragraph
+    separator."""
     text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
     for raw, escaped in (("<", "\\u003c"), (">", "\\u003e"), ("&", "\\u0026"), ("\u2028", "\\u2028"),
                          ("\u2029", "\\u2029")):
         text = text.replace(raw, escaped)
     return text
+
+
+def comment_safe(markup: str) -> str:
+    """``markup`` to go inside an HTML comment whole, as a hand's body waits for its first
+    opening; a ``ValueError`` if it could end the comment early (``-->``, ``--!>``) or start it
+    wrongly (``>``, ``->``). It never can: every ``>`` of a text or an attribute value is escaped,
+    by Jinja2 or by :func:`script_json`, so a ``>`` is the end of a tag of the page's own."""
+    if "-->" in markup or "--!>" in markup or markup.startswith((">", "->")) or markup.endswith(("-", "<!")):
+        raise ValueError("this markup cannot go inside an HTML comment")
+    return markup
 
 
 def _environment() -> Any:
@@ -180,7 +193,8 @@ def build_report(inputs: Inputs, title: str | None = None, live: bool = False) -
 
     def sink(part: Part) -> None:
         if isinstance(part, HandView):
-            spool.write(part.file, str(parts.hand(part, Markup(script_json(part.replay)))))
+            body = str(parts.hand_body(part, Markup(script_json(part.replay))))
+            spool.write(part.file, str(parts.hand(part, Markup(comment_safe(body)))))
         else:
             spool.write(part.file, str(parts.preamble(part)))
 

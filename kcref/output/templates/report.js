@@ -1,8 +1,8 @@
 "use strict";
 // The replay of kcref report: one picture of the table (drawn by kcref's table_svg), moved into
 // the hand being replayed and changed step by step from the hand's JSON, read when the hand is
-// first opened. Every text from the log is set with textContent or setAttribute, never parsed as
-// markup. The steps are the Python referee's tables, encoded as what changed from step to step
+// first opened. Every text from the log that this script sets is set with textContent or
+// setAttribute, never parsed as markup. The steps are the Python referee's tables, encoded as what changed from step to step
 // (kcref.output.replay_steps.Encoder): this script only applies them.
 (function () {
   var CHARS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
@@ -128,12 +128,15 @@
     }
   }
 
-  // A hand's body comes inert, in a template, until the hand is first shown.
+  // A hand's body waits in a comment until the hand is first shown: the page's own markup, made
+  // and escaped by kcref (report_page.py), inserted as it stands.
   function build(el) {
-    var body = el.querySelector("template.kc-hand");
-    if (body && body.parentNode === el) {
-      el.appendChild(body.content);
-      el.removeChild(body);
+    for (var node = el.firstChild; node; node = node.nextSibling) {
+      if (node.nodeType === Node.COMMENT_NODE) {
+        el.insertAdjacentHTML("beforeend", node.data);
+        el.removeChild(node);
+        return;
+      }
     }
   }
 
