@@ -423,24 +423,39 @@ def _take_ctrl_c() -> None:
 
 def _start_watch(log: Path, page: Path) -> subprocess.Popen[str]:
     """``kcref report --watch LOG -o PAGE``, taking SIGINT as at a terminal, whatever the tests'
-    own disposition of it."""
+    own disposition of it; its standard error goes to a file beside the page (:func:`_said`)."""
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    return subprocess.Popen([sys.executable, "-m", "kcref", "report", "--watch", str(log), "-o", str(page)],
-                            cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            preexec_fn=_take_ctrl_c)
+    with open(page.parent / "watch.err", "w", encoding="utf-8") as err:
+        return subprocess.Popen([sys.executable, "-m", "kcref", "report", "--watch", str(log), "-o", str(page)],
+                                cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=err, text=True,
+                                preexec_fn=_take_ctrl_c)
 
 
-def _ctrl_c(p: subprocess.Popen[str], timeout: float = 60) -> str:
+def _said(page: Path) -> str:
+    """What the watch of :func:`_start_watch` said on standard error so far."""
+    return (page.parent / "watch.err").read_text(encoding="utf-8")
+
+
+def _wait_until_said(p: subprocess.Popen[str], page: Path, what: str, count: int = 1, timeout: float = 60) -> None:
+    """Wait until the watch has said ``what`` ``count`` times (the test fails if it has not in
+    ``timeout`` seconds, or has ended)."""
+    deadline = time.monotonic() + timeout
+    while _said(page).count(what) < count and p.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert _said(page).count(what) >= count, _said(page)
+
+
+def _ctrl_c(p: subprocess.Popen[str], page: Path, timeout: float = 60) -> str:
     """Send SIGINT to the watch and give its standard error once it has ended; one still running
     ``timeout`` seconds later is killed (not left behind) and the test fails."""
     p.send_signal(signal.SIGINT)
     try:
-        _, err = p.communicate(timeout=timeout)
+        p.wait(timeout=timeout)
     except subprocess.TimeoutExpired:
         p.kill()
-        _, err = p.communicate()
-        pytest.fail(f"kcref report --watch still ran {timeout:g} s after SIGINT; its standard error:\n{err}")
-    return err
+        p.wait()
+        pytest.fail(f"kcref report --watch still ran {timeout:g} s after SIGINT; its standard error:\n{_said(page)}")
+    return _said(page)
 
 
 def _replace_text(path: Path, text: str) -> None:
@@ -456,17 +471,13 @@ def test_watch_command_rebuilds_and_stops_on_ctrl_c(tmp_path: Path) -> None:
     log.write_text(COMMERCIAL.read_text(encoding="utf-8"), encoding="utf-8")
     p = _start_watch(log, page)
     try:
-        deadline = time.monotonic() + 60
-        while not page.exists() and time.monotonic() < deadline:
-            time.sleep(0.1)
-        assert page.exists()
+        _wait_until_said(p, page, "wrote")
         assert "Fran counted the pot" in page.read_text(encoding="utf-8")
         _replace_text(log, log.read_text(encoding="utf-8").replace("Fran counted the pot", "Fran counted the chips"))
-        while "Fran counted the chips" not in page.read_text(encoding="utf-8") and time.monotonic() < deadline:
-            time.sleep(0.1)
+        _wait_until_said(p, page, "wrote", 2)
         assert "Fran counted the chips" in page.read_text(encoding="utf-8")
     finally:
-        err = _ctrl_c(p)
+        err = _ctrl_c(p, page)
     assert p.returncode == 0, err
     assert err.count("wrote") == 2 and "stopped" in err
     assert not list(tmp_path.glob(".kcref-*.tmp"))
@@ -483,53 +494,33 @@ def test_watch_command_stops_on_ctrl_c_when_the_tests_ignore_it(tmp_path: Path) 
     finally:
         signal.signal(signal.SIGINT, previous)
     try:
-        deadline = time.monotonic() + 60
-        while not page.exists() and time.monotonic() < deadline:
-            time.sleep(0.05)
-        assert page.exists()
+        _wait_until_said(p, page, "wrote")
     finally:
-        err = _ctrl_c(p, timeout=20)
+        err = _ctrl_c(p, page, timeout=20)
     assert p.returncode == 0, err
     assert err.endswith("kcref report: stopped\n")
     assert not list(tmp_path.glob(".kcref-*.tmp"))
 
 
 def test_watch_command_goes_on_when_a_log_or_the_page_becomes_a_folder(tmp_path: Path) -> None:
-    log, page, err = tmp_path / "night.log", tmp_path / "night.html", tmp_path / "err.txt"
+    log, page = tmp_path / "night.log", tmp_path / "night.html"
     log.write_text(COMMERCIAL.read_text(encoding="utf-8"), encoding="utf-8")
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    with open(err, "w", encoding="utf-8") as errors:
-        p = subprocess.Popen([sys.executable, "-m", "kcref", "report", "--watch", str(log), "-o", str(page)],
-                             cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=errors, text=True,
-                             preexec_fn=_take_ctrl_c)
-    deadline = time.monotonic() + 90
-
-    def wait_for(what: str, count: int = 1) -> None:
-        while err.read_text(encoding="utf-8").count(what) < count and p.poll() is None and time.monotonic() < deadline:
-            time.sleep(0.1)
-        assert err.read_text(encoding="utf-8").count(what) >= count, err.read_text(encoding="utf-8")
-
+    p = _start_watch(log, page)
     try:
-        wait_for("wrote")
+        _wait_until_said(p, page, "wrote")
         log.unlink()
         log.mkdir()
-        wait_for(f"{log}: is a folder")
+        _wait_until_said(p, page, f"{log}: is a folder")
         log.rmdir()
         _replace_text(log, COMMERCIAL.read_text(encoding="utf-8").replace("Fran counted the pot", "Fran counted again"))
-        wait_for("wrote", 2)
+        _wait_until_said(p, page, "wrote", 2)
         assert "Fran counted again" in page.read_text(encoding="utf-8")
         page.unlink()
         page.mkdir()
-        wait_for(f"{page}: is a folder")
+        _wait_until_said(p, page, f"{page}: is a folder")
         assert p.poll() is None, "the watch ended"
     finally:
-        p.send_signal(signal.SIGINT)
-        try:
-            p.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            p.kill()
-            p.wait()
-    said = err.read_text(encoding="utf-8")
+        said = _ctrl_c(p, page)
     assert p.returncode == 0, said
     assert "Traceback" not in said and "Usage:" not in said and said.endswith("kcref report: stopped\n")
 
