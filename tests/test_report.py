@@ -13,6 +13,7 @@ import sys
 import time
 from html.parser import HTMLParser
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -21,7 +22,7 @@ from hypothesis import strategies as st
 from kcref.files.inputs import resolve
 from kcref.model.status import ExitStatus
 from kcref.notation.reader import read_file
-from kcref.output.replay_steps import CARD_CHARS, encode_step, hand_replay, step_lines
+from kcref.output.replay_steps import CARD_CHARS, Encoder, hand_replay, step_lines
 from kcref.output.report_data import page_data
 from kcref.output.report_output import stamps, target_path, watch
 from kcref.output.report_page import build_report, script_json
@@ -43,7 +44,7 @@ def run(*args: str, cwd: Path = ROOT, stdin: str | None = None) -> subprocess.Co
 
 class Page(HTMLParser):
     """Every element with its attributes, the text of each table row by the table's class, and
-    the scripts' text."""
+    the text of the scripts and templates; the markup in a comment (a hand's body) is read too."""
 
     def __init__(self, html: str) -> None:
         super().__init__(convert_charrefs=True)
@@ -69,8 +70,8 @@ class Page(HTMLParser):
             self.rows[self._table[-1]].append(self._row)
         elif tag in ("td", "th") and self._row is not None:
             self._cell = []
-        elif tag == "script":
-            self._script = a
+        elif tag in ("script", "template"):
+            self._script = {**a, "tag": tag}
 
     def handle_endtag(self, tag: str) -> None:
         if tag == "table" and self._table:
@@ -78,6 +79,15 @@ class Page(HTMLParser):
         elif tag in ("td", "th") and self._row is not None and self._cell is not None:
             self._row.append("".join(self._cell).strip())
             self._cell = None
+
+    def handle_comment(self, data: str) -> None:
+        # A hand's body, waiting in a comment for the hand's first opening: the page's own markup.
+        inner = Page(data)
+        self.elements += inner.elements
+        for table, rows in inner.rows.items():
+            self.rows.setdefault(table, []).extend(rows)
+        self.scripts += inner.scripts
+        self.text += inner.text
 
     def handle_data(self, data: str) -> None:
         if self._script is not None:
@@ -179,11 +189,12 @@ def test_hostile_text_is_text(tmp_path: Path) -> None:
     result = build_report(resolve([str(log)]))
     page = Page(result.html)
     tags = [tag for tag, _ in page.elements]
-    assert tags.count("script") == 2  # the replay data and the page's own script
+    assert tags.count("script") == 2  # the card names and the page's own script
+    assert tags.count("template") == 2  # each hand's replay
     assert "img" not in tags and "b" in tags  # <b> of the summaries, not of the file name
     assert not any(name.startswith("on") for _, attrs in page.elements for name in attrs)
-    data = next(text for attrs, text in page.scripts if attrs.get("type") == "application/json")
-    assert "<" not in data and json.loads(data)["hands"][0]["names"] == ["O'Brien", "Zoë"]
+    data = replays(page)[0]
+    assert "<" not in data and json.loads(data)["names"] == ["O'Brien", "Zoë"]
     text = "".join(page.text)
     for hostile in ("</script><script>alert(1)</script>", "<img src=x onerror=alert(2)>",
                     "</svg><script>alert(3)</script>", "<script>alert('comment')</script> </svg> </script><!--",
@@ -236,22 +247,89 @@ def test_a_cut_hand_stops_before_the_line_that_cannot_be_judged(tmp_path: Path) 
     assert replay.stop.startswith(f"stopped before line {record.cut.line}, which cannot be judged")
 
 
+def _parts(changes: str) -> dict[int, str]:
+    """``"0Hg2oN"`` as ``{0: "Hg", 2: "oN"}``: what the page's script reads."""
+    out: dict[int, str] = {}
+    at = -1
+    for ch in changes:
+        if ch.isdigit():
+            at = int(ch)
+            out[at] = ""
+        else:
+            out[at] += ch
+    return out
+
+
 def test_steps_are_encoded_as_changes() -> None:
     replay = hand_replay(_records(COMMERCIAL)[0])
-    before: dict[str, object] = {}
-    first = encode_step(replay.steps[0], before)
-    second = encode_step(replay.steps[1], before)
-    assert set(first) == {"l", "k", "p", "c", "h", "u", "s", "o", "t", "n"}
-    assert "u" not in second and second["l"] == 15  # nobody's cards are unknown in this log
-    piles = str(first["c"]).split(",")
-    assert len(piles) == 8 and all(set(p) <= set(CARD_CHARS) for p in piles)
+    encoder = Encoder()
+    first: list[Any] = encoder.step(replay.steps[0])
+    second: list[Any] = encoder.step(replay.steps[1])
+    assert len(first) == 10 and first[0] == 14  # every field, the first line itself
+    _, player, stock, status, piles, seats, unknown, stacks, pot, note = first
+    assert stock == replay.steps[0].stock and player == replay.steps[0].player
+    assert encoder.texts[status] == "Dora to play" and encoder.texts[note] == "" and unknown == [0, 0, 0, 0]
+    assert pot is not None and len(stacks) == 4
+    assert sorted(_parts(piles)) == list(range(8)) and set(piles) <= set(CARD_CHARS) | set("01234567")
+    assert sorted(_parts(seats)) == [0, 1, 2, 3]
+    assert second[0] == 1 and len(second) <= 8  # the next line; unknown cards, stacks, pot and note as before
+    assert second[6:] == [None] * len(second[6:])
+    assert list(_parts(second[5])) == [player]  # only the player who played holds other cards now
+    assert 0 < len(_parts(second[4])) < 8
+
+
+def _expand(hand: dict[str, Any]) -> list[dict[str, Any]]:
+    """What the page's script makes of a hand's steps (report.js: expand)."""
+    state: dict[str, Any] = {"l": 0, "c": [""] * 8, "h": [""] * len(hand["names"])}
+    out = []
+    for step in hand["steps"]:
+        s = {**state, "c": list(state["c"]), "h": list(state["h"])}
+        s["l"] = state["l"] + step[0]
+        for i, key in ((1, "p"), (2, "k"), (6, "u"), (7, "s"), (8, "o")):
+            if len(step) > i and step[i] is not None:
+                s[key] = step[i]
+        for i, key in ((3, "t"), (9, "n")):
+            if len(step) > i and step[i] is not None:
+                s[key] = hand["texts"][step[i]]
+        for i, key in ((4, "c"), (5, "h")):
+            if len(step) > i and step[i] is not None:
+                for at, cards in _parts(step[i]).items():
+                    s[key][at] = cards
+        out.append(s)
+        state = s
+    return out
+
+
+def test_the_steps_decode_to_every_table() -> None:
+    """Decoded as the page's script decodes them, the steps give each table whole."""
+    from kcref.output.replay_steps import CARD_CHAR, encode_replay
+
+    for path in (COMMERCIAL, ILLEGAL, ROOT / "samples/family-night.log"):
+        for record in _records(path):
+            replay = hand_replay(record)
+            states = _expand(encode_replay(record, replay))
+            assert len(states) == len(replay.steps)
+            for state, table in zip(states, replay.steps):
+                assert state["l"] == table.line and state["k"] == table.stock
+                assert state["p"] == (-1 if table.player is None else table.player)
+                assert state["c"] == ["".join(CARD_CHAR[c] for c in p) for p in table.piles]
+                assert state["h"] == ["".join(CARD_CHAR[c] for c in s.known) for s in table.seats]
+                assert state["u"] == [s.unknown for s in table.seats]
+                assert state.get("s") == ([s.stack for s in table.seats] if table.pot is not None else None)
+                assert state.get("o") == table.pot and state["t"] == table.status and state["n"] == table.note
+
+
+def replays(page: Page) -> list[str]:
+    """The text of each hand's replay data."""
+    return [text for attrs, text in page.scripts if attrs.get("tag") == "template" and attrs.get("class") == "kc-replay"]
 
 
 def test_page_replays_match_the_hands(commercial: Page) -> None:
-    data = json.loads(next(text for attrs, text in commercial.scripts if attrs.get("id") == "kc-replays"))
-    assert len(data["cards"]) == 52 and len(data["hands"]) == 3
-    assert data["hands"][0]["names"] == ["Dora", "Eli", "Fran", "Gus"]
-    assert [s["l"] for s in data["hands"][0]["steps"]] == step_lines(_records(COMMERCIAL)[0])
+    cards = json.loads(next(text for attrs, text in commercial.scripts if attrs.get("id") == "kc-cards"))
+    hands = [json.loads(text) for text in replays(commercial)]
+    assert len(cards) == 52 and len(hands) == 3
+    assert hands[0]["names"] == ["Dora", "Eli", "Fran", "Gus"]
+    assert [s["l"] for s in _expand(hands[0])] == step_lines(_records(COMMERCIAL)[0])
 
 
 # --- the command --------------------------------------------------------------------------------------
@@ -314,6 +392,28 @@ def test_watch_rebuilds_when_a_log_changes(tmp_path: Path) -> None:
     assert built == [1, 1, 2]
 
 
+def test_watch_says_when_a_log_or_the_page_becomes_a_folder(tmp_path: Path) -> None:
+    log, page = tmp_path / "night.log", tmp_path / "night.html"
+    log.write_text(COMMERCIAL.read_text(encoding="utf-8"), encoding="utf-8")
+    built: list[int] = []
+    said: list[str] = []
+
+    def sleep(_: float) -> None:
+        step = len(said) + len(built)
+        if step == 1:
+            log.unlink()
+            log.mkdir()
+        elif step == 2:
+            log.rmdir()
+            log.write_text(COMMERCIAL.read_text(encoding="utf-8"), encoding="utf-8")
+        elif step == 3:
+            page.mkdir()
+
+    watch([str(log)], ("*.log",), lambda: built.append(1), output=str(page), say=said.append, sleep=sleep, rounds=4)
+    assert said == [f"kcref report: {log}: is a folder", f"kcref report: {page}: is a folder"]
+    assert len(built) == 2  # at the start, and once the log is a file again
+
+
 def _take_ctrl_c() -> None:
     # In the child, before exec: an ignored signal stays ignored across exec, and a shell without
     # job control starts its background jobs (`pytest &`) with SIGINT ignored, so Python would
@@ -323,24 +423,39 @@ def _take_ctrl_c() -> None:
 
 def _start_watch(log: Path, page: Path) -> subprocess.Popen[str]:
     """``kcref report --watch LOG -o PAGE``, taking SIGINT as at a terminal, whatever the tests'
-    own disposition of it."""
+    own disposition of it; its standard error goes to a file beside the page (:func:`_said`)."""
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    return subprocess.Popen([sys.executable, "-m", "kcref", "report", "--watch", str(log), "-o", str(page)],
-                            cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            preexec_fn=_take_ctrl_c)
+    with open(page.parent / "watch.err", "w", encoding="utf-8") as err:
+        return subprocess.Popen([sys.executable, "-m", "kcref", "report", "--watch", str(log), "-o", str(page)],
+                                cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=err, text=True,
+                                preexec_fn=_take_ctrl_c)
 
 
-def _ctrl_c(p: subprocess.Popen[str], timeout: float = 60) -> str:
+def _said(page: Path) -> str:
+    """What the watch of :func:`_start_watch` said on standard error so far."""
+    return (page.parent / "watch.err").read_text(encoding="utf-8")
+
+
+def _wait_until_said(p: subprocess.Popen[str], page: Path, what: str, count: int = 1, timeout: float = 60) -> None:
+    """Wait until the watch has said ``what`` ``count`` times (the test fails if it has not in
+    ``timeout`` seconds, or has ended)."""
+    deadline = time.monotonic() + timeout
+    while _said(page).count(what) < count and p.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert _said(page).count(what) >= count, _said(page)
+
+
+def _ctrl_c(p: subprocess.Popen[str], page: Path, timeout: float = 60) -> str:
     """Send SIGINT to the watch and give its standard error once it has ended; one still running
     ``timeout`` seconds later is killed (not left behind) and the test fails."""
     p.send_signal(signal.SIGINT)
     try:
-        _, err = p.communicate(timeout=timeout)
+        p.wait(timeout=timeout)
     except subprocess.TimeoutExpired:
         p.kill()
-        _, err = p.communicate()
-        pytest.fail(f"kcref report --watch still ran {timeout:g} s after SIGINT; its standard error:\n{err}")
-    return err
+        p.wait()
+        pytest.fail(f"kcref report --watch still ran {timeout:g} s after SIGINT; its standard error:\n{_said(page)}")
+    return _said(page)
 
 
 def _replace_text(path: Path, text: str) -> None:
@@ -356,17 +471,13 @@ def test_watch_command_rebuilds_and_stops_on_ctrl_c(tmp_path: Path) -> None:
     log.write_text(COMMERCIAL.read_text(encoding="utf-8"), encoding="utf-8")
     p = _start_watch(log, page)
     try:
-        deadline = time.monotonic() + 60
-        while not page.exists() and time.monotonic() < deadline:
-            time.sleep(0.1)
-        assert page.exists()
+        _wait_until_said(p, page, "wrote")
         assert "Fran counted the pot" in page.read_text(encoding="utf-8")
         _replace_text(log, log.read_text(encoding="utf-8").replace("Fran counted the pot", "Fran counted the chips"))
-        while "Fran counted the chips" not in page.read_text(encoding="utf-8") and time.monotonic() < deadline:
-            time.sleep(0.1)
+        _wait_until_said(p, page, "wrote", 2)
         assert "Fran counted the chips" in page.read_text(encoding="utf-8")
     finally:
-        err = _ctrl_c(p)
+        err = _ctrl_c(p, page)
     assert p.returncode == 0, err
     assert err.count("wrote") == 2 and "stopped" in err
     assert not list(tmp_path.glob(".kcref-*.tmp"))
@@ -383,15 +494,35 @@ def test_watch_command_stops_on_ctrl_c_when_the_tests_ignore_it(tmp_path: Path) 
     finally:
         signal.signal(signal.SIGINT, previous)
     try:
-        deadline = time.monotonic() + 60
-        while not page.exists() and time.monotonic() < deadline:
-            time.sleep(0.05)
-        assert page.exists()
+        _wait_until_said(p, page, "wrote")
     finally:
-        err = _ctrl_c(p, timeout=20)
+        err = _ctrl_c(p, page, timeout=20)
     assert p.returncode == 0, err
     assert err.endswith("kcref report: stopped\n")
     assert not list(tmp_path.glob(".kcref-*.tmp"))
+
+
+def test_watch_command_goes_on_when_a_log_or_the_page_becomes_a_folder(tmp_path: Path) -> None:
+    log, page = tmp_path / "night.log", tmp_path / "night.html"
+    log.write_text(COMMERCIAL.read_text(encoding="utf-8"), encoding="utf-8")
+    p = _start_watch(log, page)
+    try:
+        _wait_until_said(p, page, "wrote")
+        log.unlink()
+        log.mkdir()
+        _wait_until_said(p, page, f"{log}: is a folder")
+        log.rmdir()
+        _replace_text(log, COMMERCIAL.read_text(encoding="utf-8").replace("Fran counted the pot", "Fran counted again"))
+        _wait_until_said(p, page, "wrote", 2)
+        assert "Fran counted again" in page.read_text(encoding="utf-8")
+        page.unlink()
+        page.mkdir()
+        _wait_until_said(p, page, f"{page}: is a folder")
+        assert p.poll() is None, "the watch ended"
+    finally:
+        said = _ctrl_c(p, page)
+    assert p.returncode == 0, said
+    assert "Traceback" not in said and "Usage:" not in said and said.endswith("kcref report: stopped\n")
 
 
 def test_running_chart_is_well_formed_and_escaped() -> None:
@@ -457,5 +588,5 @@ def test_any_tag_or_comment_stays_text(tmp_path: Path, pieces: list[str]) -> Non
     assert {tag for tag, _ in page.elements} <= allowed
     assert [tag for tag, _ in page.elements].count("script") == 2
     assert not any(name.startswith("on") for _, attrs in page.elements for name in attrs)
-    data = next(text for attrs, text in page.scripts if attrs.get("id") == "kc-replays")
-    assert len(json.loads(data)["hands"]) == 3
+    assert [len(json.loads(data)["steps"]) for data in replays(page)] == [
+        len(json.loads(data)["steps"]) for data in replays(commercial_page())]

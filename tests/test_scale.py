@@ -73,6 +73,44 @@ def test_an_unreadable_path_is_a_row_too(tmp_path: Path) -> None:
                    "notes": 0, "unreadable": True, "verdicts": []}
 
 
+def _row_in_a_child(path: bytes, timeout: float = 60) -> dict[str, object]:
+    """``check_row(path)`` in a child process, which is killed if it has not answered in
+    ``timeout`` seconds (a row that blocks would hang the tests)."""
+    code = "import json, os, sys, kcref; print(json.dumps(kcref.check_row(os.fsdecode(bytes.fromhex(sys.argv[1])))))"
+    done = subprocess.run([sys.executable, "-c", code, path.hex()], capture_output=True, text=True, timeout=timeout,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)  # type: ignore[no-any-return]
+
+
+def _release(fifo: Path) -> None:
+    """Open ``fifo`` for writing and close it at once, a few times: a reader blocked opening it
+    then reads its end."""
+    for _ in range(8):
+        try:
+            os.close(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))
+        except OSError:
+            return  # no reader waits (ENXIO), or no FIFO
+
+
+def _unreadable(path: str) -> dict[str, object]:
+    return {"path": path, "hands": 0, "errors": 1, "warnings": 0, "penalties": 0, "notes": 0, "unreadable": True,
+            "verdicts": []}
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs here")
+def test_a_fifo_is_an_unreadable_row_not_a_wait(tmp_path: Path) -> None:
+    fifo = tmp_path / "x.log"
+    os.mkfifo(fifo)
+    assert _row_in_a_child(os.fsencode(fifo)) == _unreadable(str(fifo))
+    assert kcref.check_row(str(tmp_path)) == _unreadable(str(tmp_path))
+
+
+def test_a_path_holding_a_nul_is_an_unreadable_row() -> None:
+    path = str(ROOT / "samples" / "classic-night.log") + "\x00.log"
+    assert kcref.check_row(path) == _unreadable(path)
+
+
 def test_report_row_refuses_a_report_without_its_verdicts() -> None:
     report = kcref.check_file(str(ROOT / "samples" / "classic-night.log"), keep_hands=False)
     with pytest.raises(ValueError, match="keep_hands"):
@@ -105,16 +143,24 @@ def test_the_dask_recipe_runs_as_written(tmp_path: Path, monkeypatch: pytest.Mon
         folder = nights / f"week{i % 2}"
         folder.mkdir(parents=True, exist_ok=True)
         shutil.copy(sample, folder / sample.name)
+    if hasattr(os, "mkfifo"):
+        os.mkfifo(nights / "week0" / "x.log")  # found by the glob; opened for reading, it would wait for a writer
     (tmp_path / "check_logs.py").write_text(_recipe(), encoding="utf-8")
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    result = subprocess.run([sys.executable, "check_logs.py", "nights", "verdicts", "2"], cwd=tmp_path, env=env,
-                            capture_output=True, text=True, timeout=120)
+    try:
+        result = subprocess.run([sys.executable, "check_logs.py", "nights", "verdicts", "2"], cwd=tmp_path, env=env,
+                                capture_output=True, text=True, timeout=120)
+    except subprocess.TimeoutExpired:
+        _release(nights / "week0" / "x.log")  # the workers left waiting on it end instead of lingering
+        raise
     rows = [json.loads(line) for part in sorted((tmp_path / "verdicts").glob("*.jsonl"))
             for line in part.read_text(encoding="utf-8").splitlines()]
     paths = sorted(str(p.relative_to(tmp_path)) for p in nights.rglob("*.log"))
     assert [r["path"] for r in rows] == paths
     monkeypatch.chdir(tmp_path)
     assert rows == [kcref.check_row(p) for p in paths]
+    if hasattr(os, "mkfifo"):
+        assert rows[paths.index(os.path.join("nights", "week0", "x.log"))] == _unreadable("nights/week0/x.log")
     errors = sum(r["errors"] for r in rows)
     assert errors > 0, "the invalid samples have errors"
     assert result.stdout.splitlines()[-1] == f"{len(rows)} files, {sum(r['hands'] for r in rows)} hands, {errors} errors"

@@ -16,7 +16,7 @@ from kcref.cli import main
 from kcref.engine.carry import ChipCarry, game_over
 from kcref.files.inputs import resolve
 from kcref.model.options import resolve as options_of
-from kcref.output.report_data import page_data
+from kcref.output.report_data import HandView, Part, page_data
 from kcref.referee.pipeline import check_text
 from tests.util import ROOT
 
@@ -73,8 +73,11 @@ def test_check_show_score_report_and_record_agree_on_fresh_stacks(tmp_path: Path
     second = doc["hands"][1]
     assert second["game"] == 2 and [50 + t for t in second["game_totals"].values()] == END
     # report: the replay of hand 2 steps from fresh stacks to the same end.
-    replay = page_data(resolve([str(log)])).replays[1]
-    stacks = [step["s"] for step in replay["steps"] if "s" in step]  # a step that changes nothing leaves it out
+    parts: list[Part] = []
+    page_data(resolve([str(log)]), parts.append)
+    replay = [p for p in parts if isinstance(p, HandView)][1].replay
+    # Each step: [lines, player, stock, status, piles, seats, unknown, stacks, ...]; None where unchanged.
+    stacks = [step[7] for step in replay["steps"] if len(step) > 7 and step[7] is not None]
     assert stacks[0] == START and stacks[-1] == END
     # record: the log recorded line by line takes every chips line as stated.
     done = subprocess.run([sys.executable, "-m", "kcref", "record", str(tmp_path / "new.log")], input=LOG.encode(),

@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import click
 
-from .common import cannot_write, resolve_inputs
+from .common import Failed, cannot_write, resolve_inputs
+
+if TYPE_CHECKING:
+    from ..files.inputs import Inputs
 
 
 @click.command("report")
@@ -37,7 +42,7 @@ def command(ctx: click.Context, files: tuple[str, ...], out: str, globs: tuple[s
       kcref report night.log -o - > night.html
       kcref report --watch night.log -o night.html
     """
-    from ..output.report_output import target_path, unreadable_line, written_note
+    from ..output.report_output import target_path
 
     if watch and "-" in files:
         raise click.UsageError("--watch reads the logs again when they change: it does not go with standard input")
@@ -46,31 +51,47 @@ def command(ctx: click.Context, files: tuple[str, ...], out: str, globs: tuple[s
     target = target_path(out)
 
     def build() -> int:
-        from ..output.report_page import build_report
-
-        result = build_report(resolve_inputs(files, globs), title, live=watch)
-        for problem in result.unreadable:  # a file that cannot be read is named, as check names it
-            click.echo(unreadable_line(problem), err=True)
-        if target == "-":
-            click.echo(result.html, nl=False)
-            return result.status
-        from ..files.atomic import CannotWrite
-        from ..output.report_output import write_page
-
-        try:
-            write_page(target, (result.html,))
-        except CannotWrite as exc:
-            raise cannot_write(target, exc) from None
-        click.echo(written_note(target, result.hands, result.errors), err=True)
-        return result.status
+        return _build(resolve_inputs(files, globs), title, watch, target)
 
     if not watch:
         ctx.exit(build())
     from ..files.inputs import DEFAULT_GLOBS
     from ..output.report_output import watch as watch_logs
 
+    def rebuild() -> None:
+        try:
+            build()
+        except Failed as exc:  # said, and the watch goes on: the next change may mend it
+            click.echo(exc.message, err=True)
+        except click.ClickException as exc:
+            click.echo(f"kcref report: {exc.format_message()}", err=True)
+
     click.echo("kcref report: watching the logs; Ctrl-C stops", err=True)
     try:
-        watch_logs(files, globs or DEFAULT_GLOBS, build)
+        watch_logs(files, globs or DEFAULT_GLOBS, rebuild, output=target, say=lambda m: click.echo(m, err=True))
     except KeyboardInterrupt:
         click.echo("kcref report: stopped", err=True)
+
+
+def _build(inputs: Inputs, title: str | None, live: bool, target: str) -> int:
+    """Make the page of ``inputs`` and write it to ``target`` (``-``: standard output); its exit status."""
+    from ..files.atomic import CannotWrite
+    from ..output.report_output import unreadable_line, write_page, written_note
+    from ..output.report_page import build_report
+
+    result = build_report(inputs, title, live=live)
+    for problem in result.unreadable:  # a file that cannot be read is named, as check names it
+        click.echo(unreadable_line(problem), err=True)
+    try:
+        if target == "-":
+            for chunk in result.page:
+                click.echo(chunk, nl=False)
+            return result.status
+        try:
+            write_page(target, result.page)
+        except CannotWrite as exc:
+            raise cannot_write(target, exc) from None
+    finally:
+        result.page.close()
+    click.echo(written_note(target, result.hands, result.errors), err=True)
+    return result.status

@@ -377,7 +377,8 @@ SARIF_SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schem
 def artifact_uri(path: str) -> dict[str, str]:
     """A SARIF ``artifactLocation`` for a path as given: a relative path is a URI reference
     relative to ``%SRCROOT%`` (the checkout, for GitHub code scanning), percent-escaped, with
-    forward slashes; an absolute one a ``file:`` URI."""
+    forward slashes; an absolute one a ``file:`` URI. The escapes are of the name's own bytes
+    (:func:`os.fsencode`), so a name that is not UTF-8 is written as it is on disk."""
     import os
     from urllib.parse import quote
 
@@ -386,8 +387,8 @@ def artifact_uri(path: str) -> dict[str, str]:
     if path == STDIN_NAME:
         return {"uri": quote(path)}
     if os.path.isabs(path):
-        return {"uri": "file://" + quote(path.replace(os.sep, "/"))}
-    return {"uri": quote(os.path.normpath(path).replace(os.sep, "/")), "uriBaseId": "%SRCROOT%"}
+        return {"uri": "file://" + quote(os.fsencode(path.replace(os.sep, "/")))}
+    return {"uri": quote(os.fsencode(os.path.normpath(path).replace(os.sep, "/"))), "uriBaseId": "%SRCROOT%"}
 
 
 class SarifPrinter(Printer):

@@ -1,20 +1,21 @@
 """A hand step by step, for the replay of ``kcref report``: the table after each of its lines.
 
-Each step is what ``kcref show --line N`` draws for that line: the table comes from
-:func:`kcref.referee.replay.table_at`, the same replay as the referee's, so the report has no
-rules of its own. The steps run from the layout line to the hand's last line, or to the line
-where the referee stopped (a rule error: the table as it stood then, with the message; a line
-that cannot be judged: the table before it). Replaying from the start for every line costs about
-50 µs a line (a 2,000-hand log of 33,000 lines: about 1.5 s), so no stepping of our own is kept.
+Each step is what ``kcref show --line N`` draws for that line: the tables come from
+:func:`kcref.referee.replay.tables_after`, the referee's own replay, run once through the hand
+(the table after each line is what :func:`kcref.referee.replay.table_at` gives for it), so the
+report has no rules of its own. The steps run from the layout line to the hand's last line, or to
+the line where the referee stopped (a rule error: the table as it stood then, with the message; a
+line that cannot be judged: the table before it).
 
-For the page, each step is encoded compactly (:func:`encode_step`): a card is one character, and
-a step holds only what changed since the one before; the page's script applies the steps to the
-one picture drawn by :mod:`kcref.output.table_svg`.
+For the page, each step is encoded compactly (:class:`Encoder`): a card is one character, a
+step is a short list holding only what changed since the step before, and the texts are given
+once per hand; the page's script applies the steps to the one picture drawn by
+:mod:`kcref.output.table_svg`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, NamedTuple
 
 from ..engine.moves import in_order
@@ -22,12 +23,12 @@ from ..model.cards import DECK, Card
 from ..model.diagnostics import printable
 from ..model.events import Deal, Layout
 from ..referee.grouping import HandRecord
-from ..referee.replay import Position, table_at
+from ..referee.replay import Position, table_at, tables_after
 from .table_svg import Seat, TableState, state_of
 
 CARD_CHARS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 """A card in the replay data is one character: the card of :data:`kcref.model.cards.DECK` at the
-same position (the page's script has the list of card names, :func:`replay_data`)."""
+same position (the page's script has the list of card names, :func:`card_names`)."""
 CARD_CHAR = {card: CARD_CHARS[i] for i, card in enumerate(DECK)}
 NOT_REPLAYED = "the hand cannot be replayed: it has syntax or set-up errors before its layout (see its diagnostics)"
 
@@ -86,12 +87,13 @@ def step_lines(record: HandRecord) -> list[int]:
 
 
 def hand_replay(record: HandRecord, stacks: Mapping[str, int] | None = None, pot: int = 0) -> HandReplay:
-    """The table after each line of ``record`` (chips carried in as the referee carries them)."""
+    """The table after each line of ``record`` (chips carried in as the referee carries them),
+    from one replay of the hand."""
     if not record.players:
         return HandReplay((), NOT_REPLAYED)
     steps: list[TableState] = []
-    for line in step_lines(record):
-        position = table_at(record, line, dict(stacks) if stacks is not None else None, pot)
+    lines = step_lines(record)
+    for line, position in zip(lines, tables_after(record, lines, dict(stacks) if stacks is not None else None, pot)):
         if position.table is None:
             break
         note = stop_note(position)
@@ -107,39 +109,80 @@ def hand_replay(record: HandRecord, stacks: Mapping[str, int] | None = None, pot
 # --- the replay as the page's script reads it -----------------------------------------------------
 
 
+_CHAR_AT = tuple(CARD_CHARS)
+
+
 def _cards(cards: Iterable[Card]) -> str:
-    return "".join(CARD_CHAR[c] for c in cards)
+    return "".join(map(_CHAR_AT.__getitem__, cards))  # a card is its place in DECK
 
 
-def encode_step(state: TableState, before: dict[str, Any]) -> dict[str, Any]:
-    """A step as the page's script reads it, only what changed since ``before`` (updated):
-    ``l`` line, ``k`` stock, ``p`` player (-1: nobody), ``c`` piles (card characters, comma
-    between piles), ``h`` known cards per seat, ``u`` unknown cards per seat, ``s`` stacks,
-    ``o`` pot, ``t`` status, ``n`` note."""
-    full = {
-        "l": state.line,
-        "k": state.stock,
-        "p": -1 if state.player is None else state.player,
-        "c": ",".join(_cards(p) for p in state.piles),
-        "h": ",".join(_cards(s.known) for s in state.seats),
-        "u": [s.unknown for s in state.seats],
-        "s": [s.stack for s in state.seats] if state.pot is not None else None,
-        "o": state.pot,
-        "t": printable(state.status),
-        "n": printable(state.note),
-    }
-    step = {k: v for k, v in full.items() if k == "l" or before.get(k, ...) != v}
-    before.update(full)
-    return step
+def _changed(now: Sequence[Sequence[Card]], before: Sequence[Sequence[Card]] | None) -> str | None:
+    """The parts of ``now`` (piles, or seats' known cards) that differ from ``before``, each its
+    position (one digit) then its cards; None when none changed."""
+    if before is None or len(before) != len(now):
+        return "".join([f"{i}{_cards(part)}" for i, part in enumerate(now)])
+    changed = "".join([f"{i}{_cards(part)}" for i, (part, was) in enumerate(zip(now, before)) if part != was])
+    return changed or None
 
 
-def encode_replay(record: HandRecord, replay: HandReplay) -> dict[str, Any]:
-    """A hand's replay for the page: the players' names, the steps (:func:`encode_step`), why it stopped."""
-    before: dict[str, Any] = {}
-    return {"names": [printable(n) for n in record.players], "steps": [encode_step(s, before) for s in replay.steps],
-            "stop": replay.stop}
+class Encoder:
+    """One hand's steps encoded for the page's script, each as what changed since the step
+    before (:meth:`step`), and the texts they show, each written once (:attr:`texts`)."""
+
+    def __init__(self) -> None:
+        self.texts: list[str] = []
+        self._text_ids: dict[str, int] = {}
+        self._before: TableState | None = None
+        self._fields: tuple[object, ...] = ()
+        self._known: list[tuple[Card, ...]] = []
+
+    def _text(self, text: str) -> int:
+        found = self._text_ids.get(text)
+        if found is None:
+            found = self._text_ids[text] = len(self.texts)
+            self.texts.append(printable(text))
+        return found
+
+    def step(self, state: TableState) -> list[object]:
+        """A step as the page's script reads it: a list of ``[lines, player, stock, status,
+        piles, seats, unknown, stacks, pot, note]``, each None when it is as in the step before
+        (and the Nones at the end left off):
+
+        ``lines``, how many lines after the step before (the first step: its line); ``player``,
+        whose turn (-1: nobody); ``stock``, its size; ``status`` and ``note``, positions in
+        :attr:`texts`; ``piles``, each pile of :data:`kcref.engine.table.PILES` that changed,
+        its position (a digit) then its cards (a character each: :data:`CARD_CHARS`), bottom
+        first; ``seats``, each seat whose known cards changed, the same way; ``unknown``, the
+        unknown cards of every seat; ``stacks``, every seat's chips; ``pot``.
+        """
+        before = self._before
+        seats = state.seats
+        known = [s.known for s in seats]
+        fields = (-1 if state.player is None else state.player, state.stock, self._text(state.status),
+                  [s.unknown for s in seats], [s.stack for s in seats] if state.pot is not None else None,
+                  state.pot, self._text(state.note))
+        if before is None:
+            out: list[object] = [state.line or 0, *fields[:3], _changed(state.piles, None), _changed(known, None),
+                                 *fields[3:]]
+        else:
+            kept = [None if value == was else value for value, was in zip(fields, self._fields)]
+            out = [(state.line or 0) - (before.line or 0), *kept[:3], _changed(state.piles, before.piles),
+                   _changed(known, self._known), *kept[3:]]
+        self._before, self._fields, self._known = state, fields, known
+        while out[-1] is None:
+            out.pop()
+        return out
 
 
-def replay_data(hands: list[dict[str, Any]]) -> dict[str, Any]:
-    """The page's replay data: the card names in :data:`CARD_CHARS` order, and every hand's replay."""
-    return {"cards": [str(c) for c in DECK], "hands": hands}
+def encode_replay(record: HandRecord | None, replay: HandReplay) -> dict[str, Any]:
+    """A hand's replay for the page: the players' names, the texts, the steps (:meth:`Encoder.step`)
+    and why it stopped."""
+    encoder = Encoder()
+    steps = [encoder.step(s) for s in replay.steps]
+    names = [printable(n) for n in record.players] if record is not None else []
+    return {"names": names, "texts": encoder.texts, "steps": steps, "stop": printable(replay.stop)}
+
+
+def card_names() -> list[str]:
+    """The card of each character of :data:`CARD_CHARS`, by name, for the page's script."""
+    return [str(c) for c in DECK]

@@ -1,46 +1,47 @@
 """What ``kcref report``'s page shows, as data: the files, each hand with its lines, diagnostics,
 settlement and replay, the standings, the season statistics and the ratings.
 
-The standings and games are the JSON document of ``kcref score --format json``
-(:func:`kcref.output.score_formats.json_document` of :func:`kcref.scoring.standings.scoreboard`),
-parsed back, so that the two can never differ; hands with errors are left out as ``--skip-invalid``
-leaves them out. Each file is checked once (:func:`kcref.referee.pipeline.check_items`: the
-verdicts and diagnostics) and read once more for its hands' records (the replays) and the text of
-its lines. Nothing is decided here that the referee or the scorer does not decide.
+The logs are read once each, as streams, and judged hand by hand as ``kcref score
+--skip-invalid`` judges them (:class:`kcref.scoring.standings.HandSorter` and
+:class:`~kcref.scoring.standings.Tally`: the standings and games are the JSON document of ``kcref
+score --format json``, parsed back, so that the two can never differ). Nothing is kept of a hand
+once it is shown: each hand, with its lines, its diagnostics and its replay, goes to a *sink* (the
+page's writer, :mod:`kcref.output.report_page`) as soon as its diagnostics are all in, and the
+standings, statistics and ratings are counted as the hands go by. So memory holds a hand or two,
+whatever the size of the logs. Nothing is decided here that the referee or the scorer does not
+decide.
 """
 
 from __future__ import annotations
 
-import io
 import json
-from bisect import bisect_left, bisect_right
-from collections.abc import Sequence
-from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field, replace
+from itertools import tee
+from typing import Any, BinaryIO, NamedTuple
 
 from ..engine.carry import ChipCarry
 from ..files.inputs import STDIN, Found, Inputs, Problem, display_name, open_input, problem_diagnostic
-from ..model.codes import Severity
+from ..model.codes import UNREADABLE, Severity
 from ..model.diagnostics import Diagnostic, printable
 from ..model.events import Tag
 from ..model.status import ExitStatus
-from ..notation.reader import read_stream
+from ..notation.reader import read_runs
 from ..notation.sourcelines import SourceLines
 from ..referee.grouping import HandRecord
 from ..referee.hand_score import chips_paid, hand_score
-from ..referee.pipeline import FileReport, check_items
+from ..referee.pipeline import check_items
 from ..referee.setup_checks import checked_hands
 from ..referee.verdict import HandVerdict
 from ..scoring.games import RunningTotals
-from ..scoring.ratings import METHOD, Rating, ratings
-from ..scoring.season import Season, season
-from ..scoring.standings import scoreboard
+from ..scoring.ratings import METHOD, Rating, Ratings
+from ..scoring.season import Season
+from ..scoring.standings import HandSorter, Judged, Tally
 from .replay_steps import HandReplay, encode_replay, hand_replay
 from .score_formats import json_document
 
 HEADER_TAGS = ("Event", "Site", "Date", "Round")
 """Tags shown in the header, in this order (the rules and scoring come from the scorer)."""
-UNLIMITED = 1 << 60
 
 
 class LogLine(NamedTuple):
@@ -65,10 +66,22 @@ class Settled(NamedTuple):
     stack: int | None
 
 
+class Listing(NamedTuple):
+    """Lines of a log as the page lists them: each with its diagnostics; from line ``clipped`` on
+    (when a hand's text is over :data:`kcref.notation.sourcelines.HAND_BUDGET`) the lines are
+    not listed, and ``unlisted`` holds the diagnostics of the lines not listed."""
+
+    lines: list[LogLine]
+    clipped: int | None = None
+    unlisted: tuple[Diagnostic, ...] = ()
+
+
 @dataclass
 class HandView:
     """One hand on the page."""
 
+    file: int
+    """The number of the hand's file on the page (from 1)."""
     anchor: str
     """The hand's id in the page (``f2h5``: file 2, hand 5), a link target."""
     index: int
@@ -80,10 +93,10 @@ class HandView:
     reason: str
     settled: tuple[Settled, ...]
     pot: int | None
-    lines: list[LogLine]
+    listing: Listing
     diagnostics: tuple[Diagnostic, ...]
-    replay: int
-    """The position of the hand's replay in the page's replay data."""
+    replay: dict[str, Any]
+    """The hand's replay as the page's script reads it (:func:`kcref.output.replay_steps.encode_replay`)."""
     stop: str
 
     @property
@@ -95,19 +108,38 @@ class HandView:
         return sum(1 for d in self.diagnostics if d.is_error)
 
 
+class Preamble(NamedTuple):
+    """The lines of a file before its first hand (tags, comments), or all of them in a file
+    without a hand, with their diagnostics."""
+
+    file: int
+    listing: Listing
+    whole: bool = False
+    """The file holds no hand: these are all its lines."""
+
+
+Part = Preamble | HandView
+"""What the page shows of a file, in order: its preamble (when it has one), then its hands."""
+Sink = Callable[[Part], None]
+"""Takes each part of the page as soon as it is made (and keeps what it needs of it)."""
+
+
 @dataclass
 class FileView:
-    """One log file on the page."""
+    """One log file on the page (its parts went to the sink)."""
 
+    number: int
     path: str
     tags: list[Tag]
     diagnostics: list[Diagnostic] = field(default_factory=list)
-    """Diagnostics outside every hand (or all of them, for a file that cannot be read)."""
-    preamble: list[LogLine] = field(default_factory=list)
-    """The lines before the first hand (tags, comments), with their diagnostics."""
-    hands: list[HandView] = field(default_factory=list)
+    """Diagnostics of the file as a whole (at no line: a file that cannot be opened or read)."""
+    hands: int = 0
     errors: int = 0
     warnings: int = 0
+    unreadable: bool = False
+    """The file could not be read as text to its end (KC001-KC003): the page shows what was read."""
+    unread: list[Diagnostic] = field(default_factory=list)
+    """The diagnostics that say why (:data:`kcref.model.codes.UNREADABLE`), also shown with their line."""
 
 
 class StatRow(NamedTuple):
@@ -127,12 +159,13 @@ class StatRow(NamedTuple):
 
 @dataclass
 class PageData:
-    """Everything the page shows."""
+    """Everything the page shows but the parts of the files (which went to the sink)."""
 
     header: list[tuple[str, str]]
     """(name, value) of the tags shown in the header (:data:`HEADER_TAGS`)."""
     scores: dict[str, Any]
-    """The JSON document of ``kcref score --format json``, parsed."""
+    """The JSON document of ``kcref score --format json``, parsed, but for its ``hands``: the
+    page shows each hand's status with the hand."""
     running: tuple[RunningTotals, ...]
     stats: list[StatRow]
     counted: int
@@ -142,8 +175,6 @@ class PageData:
     ratings: tuple[Rating, ...]
     rating_method: str
     files: list[FileView]
-    replays: list[dict[str, Any]]
-    """Each hand's replay (:func:`kcref.output.replay_steps.encode_replay`), in page order."""
     hand_count: int
     errors: int
     status: ExitStatus
@@ -154,41 +185,66 @@ class PageData:
         return next((value for name, value in self.header if name == "Event"), None)
 
 
-# --- reading the files --------------------------------------------------------------------------
+# --- the text of the lines --------------------------------------------------------------------
 
 
-class _Read(NamedTuple):
-    report: FileReport
-    records: list[HandRecord]
-    text: dict[int, str]
-    """The text of every line by number (blank lines are not kept: they read as "")."""
-    last_line: int
+class _PageLines(SourceLines):
+    """The text of a file's lines as the reader hands them on: to ``check``, the checker's own
+    (released hand by hand as the hands are judged: the caret display, suppressions), and kept
+    here for the page until each hand is shown and released (:meth:`release`), at most
+    :data:`~kcref.notation.sourcelines.HAND_BUDGET` of text a hand.
+
+    The reader calls only :meth:`add_lines` and :meth:`hand`."""
+
+    def __init__(self, check: SourceLines) -> None:
+        super().__init__()
+        self.check = check
+        self.last = 0
+        """The last line with text (blank lines are not handed on)."""
+        self.clipped: list[int] = []
+        """The first line not kept of each hand over its budget."""
+
+    def add_lines(self, lines: dict[int, str]) -> None:
+        if not lines:
+            return
+        self.check.add_lines(lines)
+        super().add_lines(dict(lines))  # a copy: the checker may keep and extend the dict it is given
+        self.last = max(self.last, next(reversed(lines)))
+        kept = self.parts[-1].lines
+        missing = next((n for n in lines if n not in kept), None)
+        if missing is not None and not any(self.parts[-1].start <= c <= missing for c in self.clipped):
+            self.clipped.append(missing)
+
+    def hand(self, lineno: int) -> None:
+        self.check.hand(lineno)
+        super().hand(lineno)
+
+    def release(self, hand_line: int) -> None:
+        super().release(hand_line)
+        self.clipped = [c for c in self.clipped if c > hand_line]
+
+    def clip(self, start: int, end: int) -> int | None:
+        """The first line from ``start`` to ``end`` that was not kept for being over budget."""
+        return min((c for c in self.clipped if start <= c <= end), default=None)
 
 
-def _read(path: str, data: bytes) -> _Read:
-    """Check the log once for its report (verdicts and diagnostics), and read it once more for its
-    hands' records and the text of every line."""
-    kept = SourceLines()
-    report = check_items(read_stream(io.BytesIO(data), path, keep=kept), path, sources=kept)
-    sources = SourceLines(UNLIMITED, UNLIMITED)
-    records = [item for item in checked_hands(read_stream(io.BytesIO(data), path, keep=sources), path)
-               if isinstance(item, HandRecord)]
-    text = {n: line for part in sources.parts for n, line in part.lines.items()}
-    return _Read(report, records, text, max(text, default=0))
-
-
-def _data(path: str) -> bytes | Diagnostic:
-    """The bytes of the log at ``path`` (``-``: standard input), or why it cannot be read."""
-    opened = open_input(path)
-    if isinstance(opened, Diagnostic):
-        return opened
-    try:
-        return opened.read()
-    except OSError as exc:
-        return Diagnostic(display_name(path), 0, 0, Severity.ERROR, "KC001", f"cannot read the file: {exc.strerror}")
-    finally:
-        if path != STDIN:
-            opened.close()
+def _listing(kept: _PageLines, start: int, end: int, diagnostics: Sequence[Diagnostic],
+             steps: dict[int, int]) -> Listing:
+    """Lines ``start`` to ``end`` with their diagnostics (blank lines at the end left off)."""
+    clip = kept.clip(start, end)
+    last = end if clip is None else clip - 1
+    by_line: dict[int, list[Diagnostic]] = {}
+    unlisted: list[Diagnostic] = []
+    for d in diagnostics:
+        if start <= d.line <= last:
+            by_line.setdefault(d.line, []).append(d)
+        else:
+            unlisted.append(d)
+    lines = [LogLine(n, printable(kept.get(n)), tuple(by_line.get(n, ())), steps.get(n))
+             for n in range(start, last + 1)]
+    while len(lines) > 1 and not lines[-1].text.strip() and not lines[-1].diagnostics:
+        lines.pop()
+    return Listing(lines, clip, tuple(unlisted))
 
 
 # --- the hands ----------------------------------------------------------------------------------
@@ -221,75 +277,127 @@ def _settled(v: HandVerdict) -> tuple[Settled, ...]:
     return tuple(out)
 
 
-def _hand_lines(read: _Read, start: int, end: int, diagnostics: Sequence[Diagnostic],
-                steps: dict[int, int]) -> list[LogLine]:
-    by_line: dict[int, list[Diagnostic]] = {}
-    for d in diagnostics:
-        by_line.setdefault(d.line, []).append(d)
-    lines = [LogLine(n, printable(read.text.get(n, "")), tuple(by_line.get(n, ())), steps.get(n))
-             for n in range(start, end + 1)]
-    while len(lines) > 1 and not lines[-1].text.strip() and not lines[-1].diagnostics:
-        lines.pop()
-    return lines
+class _Held(NamedTuple):
+    """A hand judged whose diagnostics may not all be in yet: it is shown once the next hand
+    is judged, or the file ends."""
+
+    verdict: HandVerdict
+    line: int
+    judged: Judged
+    record: HandRecord | None
+    replay: HandReplay
 
 
-class _Builder:
-    """The page's data, file by file."""
+class _Totals:
+    """What the page counts across the files, hand by hand: the standings, the season, the ratings."""
 
     def __init__(self) -> None:
-        self.files: list[FileView] = []
-        self.reports: list[FileReport] = []
-        self.verdicts: list[HandVerdict] = []
-        self.replays: list[dict[str, Any]] = []
-        self.status = ExitStatus.OK
-        self.errors = 0
+        self.tally = Tally(keep_rows=False)
+        self.season = Season()
+        self.ratings = Ratings()
 
-    def problem(self, path: str, diag: Diagnostic) -> None:
-        self.files.append(FileView(path, [], [diag], errors=1))
-        self.status = ExitStatus.USAGE
-        self.errors += 1
 
-    def add(self, path: str, read: _Read) -> None:
-        report = read.report
-        self.reports.append(report)
-        view = FileView(path, report.tags, errors=report.errors,
-                        warnings=report.count(Severity.WARNING))
-        self.files.append(view)
-        self.errors += report.errors
-        if report.unreadable:
-            self.status = ExitStatus.USAGE
-            view.diagnostics = list(report.diagnostics)
+class _FileReading:
+    """One log read and judged as a stream: each hand goes to the sink once its diagnostics are
+    all in (the checker hands a hand's diagnostics on by the time the next hand is judged)."""
+
+    def __init__(self, view: FileView, totals: _Totals, sink: Sink) -> None:
+        self.view = view
+        self.totals = totals
+        self.sink = sink
+        self.sorter = HandSorter()
+        self.carry = ChipCarry()
+        self.pending: list[Diagnostic] = []
+        """Diagnostics not yet shown, in the order the checker hands them on (line order)."""
+        self.held: _Held | None = None
+        self.kept = _PageLines(SourceLines())
+        self.records: Iterator[HandRecord] = iter(())
+
+    def read(self, stream: BinaryIO) -> None:
+        """Read, judge and show the log of ``stream`` (its path: ``view.path``)."""
+        path, check = self.view.path, self.kept.check
+        # One reading feeds both the checker and the hands' records for the replays (the checker
+        # keeps its own to itself); the records lag a hand behind at most, so little is buffered.
+        for_check, for_replays = tee(read_runs(stream, path, self.kept))
+        self.records = (r for r in checked_hands(for_replays, path) if isinstance(r, HandRecord))  # type: ignore[arg-type]
+        report = check_items(for_check, path, keep_hands=False, emit=self._emit, sources=check,
+                             on_hand=self._on_hand)
+        self._show(None)
+        view = self.view
+        view.tags, view.hands = report.tags, report.hand_count
+        view.errors, view.warnings = report.errors, report.count(Severity.WARNING)
+        view.unreadable = report.unreadable
+        self.totals.tally.end_night(path, report.tags, report.hand_count, self.sorter.ignored())
+
+    def _emit(self, d: Diagnostic) -> None:
+        if d.is_error:
+            self.sorter.error(d)
+        if d.code in UNREADABLE:
+            self.view.unread.append(d)
+        d = d._replace(source="")  # the page shows no caret line: its text is not kept twice
+        if d.line <= 0:
+            self.view.diagnostics.append(d)
+        else:
+            self.pending.append(d)
+
+    def _record(self, index: int) -> HandRecord | None:
+        for record in self.records:
+            if record.index >= index:
+                return record if record.index == index else None
+        return None
+
+    def _on_hand(self, verdict: HandVerdict, line: int) -> None:
+        totals = self.totals
+        judged = self.sorter.judge(verdict, line)
+        totals.tally.add(verdict, line, judged)
+        totals.season.add(verdict)
+        totals.ratings.add(verdict)
+        record = self._record(verdict.index)
+        replay = HandReplay((), "")
+        if record is not None:
+            self.carry.before(record.options)
+            replay = hand_replay(record, self.carry.stacks, self.carry.pot)
+            if verdict.valid:
+                self.carry.after(record.options, verdict.players, verdict.stacks_end, verdict.pot_left)
+        self._show(line)
+        self.held = _Held(verdict, line, judged, record, replay)
+
+    def _take(self, before: int | None) -> list[Diagnostic]:
+        """The pending diagnostics of the lines before line ``before`` (all, without it)."""
+        pending = self.pending
+        if before is None:
+            taken, self.pending = pending, []
+            return taken
+        taken = [d for d in pending if d.line < before]
+        if taken:
+            self.pending = [d for d in pending if d.line >= before]
+        return taken
+
+    def _show(self, next_hand: int | None) -> None:
+        """Show what comes before the hand starting at line ``next_hand`` (None: the end of the
+        file): the hand held, or the file's preamble."""
+        own = self._take(next_hand)
+        kept = self.kept
+        end = next_hand - 1 if next_hand is not None else max(kept.last, max((d.line for d in own), default=0))
+        held = self.held
+        if held is None:
+            if end >= 1:
+                self.sink(Preamble(self.view.number, _listing(kept, 1, end, own, {}), next_hand is None))
+            kept.release(end)
             return
-        if report.errors:
-            self.status = max(self.status, ExitStatus.FOUND)
-        starts = list(report.hand_lines)
-        first = starts[0] if starts else read.last_line + 1
-        before = [d for d in report.diagnostics if d.line < first]
-        view.preamble = _hand_lines(read, 1, first - 1, before, {}) if first > 1 else []
-        shown = {d for line in view.preamble for d in line.diagnostics}
-        view.diagnostics = [d for d in before if d not in shown]
-        carry = ChipCarry()
-        by_index = {r.index: r for r in read.records}
-        lines = [d.line for d in report.diagnostics]  # in line order
-        for i, (verdict, start) in enumerate(zip(report.hands, starts)):
-            end = starts[i + 1] - 1 if i + 1 < len(starts) else read.last_line
-            own = tuple(report.diagnostics[bisect_left(lines, start):bisect_right(lines, end)])
-            record = by_index.get(verdict.index)
-            replay = HandReplay((), "")
-            if record is not None:
-                carry.before(record.options)
-                replay = hand_replay(record, carry.stacks, carry.pot)
-                if verdict.valid:
-                    carry.after(record.options, verdict.players, verdict.stacks_end, verdict.pot_left)
-            steps = {s.line: n for n, s in enumerate(replay.steps) if s.line is not None}
-            self.replays.append(encode_replay(record, replay) if record is not None else {"names": [], "steps": [],
-                                                                                           "stop": replay.stop})
-            self.verdicts.append(verdict)
-            view.hands.append(HandView(
-                f"f{len(self.files)}h{verdict.index}", verdict.index, verdict.number,
-                verdict.rules, verdict.players[verdict.dealer] if verdict.players else "", _outcome(verdict),
-                "", "", _settled(verdict), verdict.pot if verdict.stacks_end is not None else None,
-                _hand_lines(read, start, end, own, steps), own, len(self.replays) - 1, replay.stop))
+        self.held = None
+        verdict, replay = held.verdict, held.replay
+        steps = {s.line: n for n, s in enumerate(replay.steps) if s.line is not None}
+        self.sink(HandView(
+            self.view.number, f"f{self.view.number}h{verdict.index}", verdict.index, verdict.number, verdict.rules,
+            verdict.players[verdict.dealer] if verdict.players else "", _outcome(verdict), held.judged.status,
+            held.judged.reason, _settled(verdict), verdict.pot if verdict.stacks_end is not None else None,
+            _listing(kept, held.line, max(end, held.line), own, steps), tuple(own),
+            encode_replay(held.record, replay), replay.stop))
+        kept.release(held.line)
+
+
+# --- the page -----------------------------------------------------------------------------------
 
 
 def _header(files: Sequence[FileView]) -> list[tuple[str, str]]:
@@ -332,32 +440,45 @@ def _head_to_head(s: Season) -> tuple[list[str], list[list[str]]]:
     return names, grid
 
 
-def page_data(inputs: Inputs) -> PageData:
-    """Everything the page shows, for the files of ``inputs`` (in the order given)."""
-    builder = _Builder()
+def _discard(part: Part) -> None:
+    """A sink that keeps nothing."""
+
+
+def page_data(inputs: Inputs, sink: Sink = _discard) -> PageData:
+    """Everything the page shows, for the files of ``inputs`` (in the order given): each file's
+    parts go to ``sink`` as they are made, the rest is returned once every file is read."""
+    totals = _Totals()
+    files: list[FileView] = []
+    status, errors = ExitStatus.OK, 0
     for entry in inputs.entries:
-        if isinstance(entry, Problem):
-            builder.problem(entry.path, problem_diagnostic(entry))
-        elif isinstance(entry, Found):
-            name = display_name(entry.path)
-            content = _data(entry.path)
-            if isinstance(content, Diagnostic):
-                builder.problem(name, content)
-            else:
-                builder.add(name, _read(name, content))
-    board = scoreboard(builder.reports)
-    scores = json.loads(json_document(board))
-    rows = {(h["path"], h["index"]): h for h in scores["hands"]}
-    for f in builder.files:
-        for hand in f.hands:
-            row = rows.get((f.path, hand.index))
-            if row is not None:
-                hand.status, hand.reason = row["status"], row["reason"] or ""
-    stats = season(builder.verdicts)
+        if not isinstance(entry, (Found, Problem)):
+            continue
+        view = FileView(len(files) + 1, display_name(entry.path), [])
+        files.append(view)
+        opened = open_input(entry.path) if isinstance(entry, Found) else problem_diagnostic(entry)
+        if isinstance(opened, Diagnostic):
+            view.diagnostics.append(opened._replace(path=view.path))
+            view.unread.append(view.diagnostics[-1])
+            view.errors = 1
+            status = ExitStatus.USAGE
+        else:
+            try:
+                _FileReading(view, totals, sink).read(opened)
+            finally:
+                if entry.path != STDIN:
+                    opened.close()
+            if view.unreadable:
+                status = ExitStatus.USAGE
+            elif view.errors:
+                status = max(status, ExitStatus.FOUND)
+        errors += view.errors
+    board = totals.tally.finish()
+    # Parsed without the hands' rows (each hand shows its own status): all of them for a log of
+    # hands left out would cost what the page is built not to hold.
+    scores = json.loads(json_document(replace(board, rows=())))
+    scores["notes"] = board.notes()
+    del scores["hands"]
+    stats = totals.season
     names, grid = _head_to_head(stats)
-    rated: tuple[Rating, ...] = ratings(builder.verdicts)
-    return PageData(_header(builder.files), scores, board.running, _stat_rows(stats), stats.hands, names, grid, rated,
-                    METHOD, builder.files, builder.replays, sum(len(f.hands) for f in builder.files), builder.errors,
-                    builder.status)
-
-
+    return PageData(_header(files), scores, board.running, _stat_rows(stats), stats.hands, names, grid,
+                    totals.ratings.result(), METHOD, files, sum(f.hands for f in files), errors, status)

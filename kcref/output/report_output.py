@@ -1,6 +1,7 @@
 """Where ``kcref report`` writes its page, and ``--watch``: rebuild it whenever a log changes.
 
-The page is written whole or not at all (:func:`write_page`, through
+The page comes as text chunks, made as they are written (:class:`kcref.output.report_page.Page`),
+and is written whole or not at all (:func:`write_page`, through
 :func:`kcref.files.atomic.open_output`), so a browser reloading it never reads half a page.
 Watching polls the inputs' modification times and sizes (a folder is searched again each time, so
 a new log in it is seen): no dependency, and it works on every file system, network shares included.
@@ -87,19 +88,40 @@ def stamps(args: Sequence[str], globs: Sequence[str] = DEFAULT_GLOBS) -> tuple[S
     return tuple(out)
 
 
+def _folders(paths: Sequence[str]) -> tuple[str, ...]:
+    """Those of ``paths`` that are folders now."""
+    return tuple(p for p in paths if os.path.isdir(p))
+
+
 def watch(args: Sequence[str], globs: Sequence[str], rebuild: Callable[[], object], *,
+          output: str | None = None, say: Callable[[str], None] = lambda _: None,
           interval: float = POLL_SECONDS, sleep: Callable[[float], None] = time.sleep,
           rounds: int | None = None) -> None:
     """Call ``rebuild`` now, then each time the logs named by ``args`` change, polling every
     ``interval`` seconds, until interrupted (Ctrl-C raises ``KeyboardInterrupt`` out of here) or,
-    for tests, after ``rounds`` polls."""
-    seen = stamps(args, globs)
-    rebuild()
+    for tests, after ``rounds`` polls.
+
+    A log given as a file that becomes a folder, or the page's path (``output``) becoming one,
+    is said (``say``: ``kcref report: PATH: is a folder``) instead of rebuilt over, and the watch
+    goes on: it rebuilds once they are files again (or the logs change)."""
+    files = [a for a in args if a != STDIN and not os.path.isdir(a)]
+    if output is not None and output != STDIN:
+        files.append(output)
+
+    def attempt(folders: tuple[str, ...]) -> None:
+        if folders:
+            for path in folders:
+                say(f"kcref report: {printable(path)}: is a folder")
+            return
+        rebuild()
+
+    seen = (stamps(args, globs), _folders(files))
+    attempt(seen[1])
     done = 0
     while rounds is None or done < rounds:
         sleep(interval)
         done += 1
-        now = stamps(args, globs)
+        now = (stamps(args, globs), _folders(files))
         if now != seen:
             seen = now
-            rebuild()
+            attempt(now[1])

@@ -8,6 +8,8 @@ than memory can be checked when the caller neither keeps the verdicts nor the di
 from __future__ import annotations
 
 import io
+import os
+import stat
 import sys
 from array import array
 from collections import Counter, deque
@@ -18,6 +20,7 @@ from operator import itemgetter
 from typing import TYPE_CHECKING, BinaryIO, TypeVar
 
 from ..files.config import Config
+from ..files.discover import cannot_read, file_kind
 from ..files.inputs import Found, Inputs, Problem, problem_diagnostic
 from ..model.codes import UNREADABLE, Severity
 from ..model.diagnostics import Diagnostic, diagnostic
@@ -448,14 +451,51 @@ def _none(diagnostic: Diagnostic) -> bool:
     return False
 
 
+def _open_regular(path: str) -> BinaryIO | str:
+    """The regular file at ``path``, open for reading, or why it cannot be read (``cannot read:
+    ...``). It is opened without blocking and looked at before it is read: a FIFO would block
+    the open until a writer came, and a device might never end."""
+    if "\x00" in path:
+        return "cannot read: the path holds a NUL byte"
+    try:
+        flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
+        fd = os.open(path, flags)
+    except OSError as exc:
+        return cannot_read(exc)
+    try:
+        mode = os.fstat(fd).st_mode
+    except OSError as exc:
+        os.close(fd)
+        return cannot_read(exc)
+    if stat.S_ISREG(mode):
+        return os.fdopen(fd, "rb")  # O_NONBLOCK means nothing to a regular file's reads
+    os.close(fd)
+    if stat.S_ISDIR(mode):
+        return cannot_read(IsADirectoryError())
+    return f"cannot read: {file_kind(mode)}, not a regular file"
+
+
 def check_row(path: str) -> Row:
     """Check the log at ``path`` and give its verdict as :func:`report_row` does, in flat memory
     (neither the verdicts nor the diagnostics are kept, only the counts and the rows).
 
     A plain function of a path to plain data: what a distributed engine maps over many paths
-    (``dask.bag.from_sequence(paths).map(check_row)``); see docs/scale.md.
+    (``dask.bag.from_sequence(paths).map(check_row)``); see docs/scale.md. Only a regular file is
+    read (or ``-``, standard input): a FIFO, a device, a folder or a path holding a NUL byte
+    gives the row of a path that cannot be read (``unreadable``, one error, no hands), and no wait.
     """
     hands: list[Row] = []
-    report = check_file(path, keep_hands=False, emit=_ignore, keep=_none,
-                        on_hand=lambda verdict, line: hands.append(hand_row(verdict, line)))
+
+    def on_hand(verdict: HandVerdict, line: int) -> None:
+        hands.append(hand_row(verdict, line))
+
+    if path == "-":
+        return _file_row(check_file(path, keep_hands=False, emit=_ignore, keep=_none, on_hand=on_hand), hands)
+    opened = _open_regular(path)
+    if isinstance(opened, str):
+        return _file_row(problem_report(Problem(path, opened)), [])
+    with opened:
+        sources = SourceLines()
+        report = check_items(read_runs(opened, path, sources), path, keep_hands=False, emit=_ignore,
+                             sources=sources, on_hand=on_hand, keep=_none)
     return _file_row(report, hands)

@@ -9,7 +9,7 @@ judged (a syntax or set-up error) is replayed up to that line, and a note says s
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
-from itertools import islice, takewhile
+from itertools import islice
 from operator import itemgetter
 from typing import NamedTuple
 
@@ -75,6 +75,8 @@ class _Replay:
         """The events the referee may judge: those before the hand's cut, if it has one."""
         self.begin = 0
         """The index in ``events`` of the first play line (a turn, blocked or reveal line), once started."""
+        self.next = 0
+        """The index in ``events`` of the first event not yet judged (see :meth:`run`)."""
 
     # --- reporting ---------------------------------------------------------------------------
 
@@ -133,6 +135,7 @@ class _Replay:
             elif kind in (Turn, Blocked, Reveal):
                 self.begin = i
                 break
+        self.next = self.begin
         if layout is None:
             return 0  # the layout lies past the cut (the set-up checks refuse a hand without one)
         carried = carry_in(rec.options, rec.players, rec.dealer, stacks, pot)
@@ -196,7 +199,8 @@ class _Replay:
             self.ended_by = f"a reveal (line {ev.span.line})"
 
     def run(self, until: int | None = None) -> None:
-        """Judge the hand's turns, blocked and reveal lines (those up to line ``until``)."""
+        """Judge the hand's turns, blocked and reveal lines (those up to line ``until``) not judged
+        yet: called again with a later line, the replay goes on from where it stopped."""
         t = self.table
         if t is None or self.stopped:
             return
@@ -242,11 +246,18 @@ class _Replay:
         self.actions = actions
 
     def _play_lines(self, until: int | None) -> Iterable[Event]:
-        """The events from the first play line on (start read those before it), up to line ``until``."""
-        events: Iterable[Event] = islice(self.events, self.begin, None) if self.begin else self.events
-        if until is not None:
-            events = takewhile(lambda ev: ev.span.line <= until, events)
-        return events
+        """The events not judged yet from the first play line on (start read those before it), up
+        to line ``until``; they count as judged from now on (a replay that stops never goes on)."""
+        events = self.events
+        first = self.next
+        if until is None:
+            self.next = len(events)
+            return islice(events, first, None) if first else events
+        end, count = first, len(events)
+        while end < count and events[end].span.line <= until:
+            end += 1
+        self.next = end
+        return islice(events, first, end)
 
     # --- the end -----------------------------------------------------------------------------
 
@@ -408,17 +419,35 @@ def table_at(record: HandRecord, line: int | None = None, stacks: Mapping[str, i
              pot: int = 0) -> Position:
     """Replay ``record`` up to and including ``line`` (default: to its end); once someone has gone
     out the chips are settled, as they are the moment the hand ends."""
+    return next(tables_after(record, (line,), stacks, pot))
+
+
+def tables_after(record: HandRecord, lines: Iterable[int | None], stacks: Mapping[str, int] | None = None,
+                 pot: int = 0) -> Iterator[Position]:
+    """The table after each of ``lines`` (in ascending order; None: the hand's end), each
+    position what :func:`table_at` gives for its line, from one replay of the hand: the replay
+    goes on from one line to the next instead of starting again.
+
+    A position's table is the replay's own, which the next line changes: read it before asking
+    for the next (once someone has gone out, it is a settled copy).
+    """
     replay = _Replay(record)
     if not record.players:
-        return Position(None, None)
+        for _ in lines:
+            yield Position(None, None)
+        return
     replay.start(stacks, pot)
-    replay.run(line)
-    t = replay.table
-    if t is not None and t.winner is not None and not replay.stopped:
-        settle(t)  # the hand ends the moment someone goes out: cards left are paid, the pot taken
-    error = next((d for d in replay.diagnostics if d.is_error), None)
-    cut = record.cut if record.cut is not None and (line is None or line >= record.cut.line) else None
-    return Position(t, error, cut)
+    cut = record.cut
+    for line in lines:
+        replay.run(line)
+        t = replay.table
+        if t is not None and t.winner is not None and not replay.stopped:
+            # The hand ends the moment someone goes out: cards left are paid, the pot taken. On a
+            # copy: a reveal line after the going out may still show cards left, to pay for.
+            t = t.copy()
+            settle(t)
+        error = next((d for d in replay.diagnostics if d.is_error), None)
+        yield Position(t, error, cut if cut is not None and (line is None or line >= cut.line) else None)
 
 
 def referee_hands(records: Iterable[HandRecord]) -> Iterator[HandVerdict]:

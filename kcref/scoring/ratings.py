@@ -37,20 +37,39 @@ class Rating(NamedTuple):
         return self.mu - 3 * self.sigma
 
 
-def ratings(verdicts: Iterable[HandVerdict]) -> tuple[Rating, ...]:
-    """Every player of a counted hand, rated, best ordinal first (then by name)."""
-    from openskill.models import PlackettLuce
+class Ratings:
+    """Every player's rating, updated hand by hand (:meth:`add`), in the order the hands come."""
 
-    model = PlackettLuce()
-    current: dict[str, Any] = {}
-    hands: dict[str, int] = {}
-    for v in verdicts:
+    def __init__(self) -> None:
+        self._model: Any = None
+        self._current: dict[str, Any] = {}
+        self._hands: dict[str, int] = {}
+
+    def add(self, v: HandVerdict) -> None:
+        """Rate the hand ``v``, if it counts (one match; a hand of one player rates nobody)."""
         if not counted(v) or len(v.players) < 2:
-            continue
+            return
+        model = self._model
+        if model is None:
+            from openskill.models import PlackettLuce
+
+            model = self._model = PlackettLuce()
+        current, hands = self._current, self._hands
         teams = [[current.get(name) or model.rating(name=name)] for name in v.players]
         rated = model.rate(teams, ranks=[float(r) for r in finishing_ranks(v)])
         for name, (player,) in zip(v.players, rated):
             current[name] = player
             hands[name] = hands.get(name, 0) + 1
-    out = [Rating(name, float(r.mu), float(r.sigma), hands[name]) for name, r in current.items()]
-    return tuple(sorted(out, key=lambda r: (-r.ordinal, r.name.casefold(), r.name)))
+
+    def result(self) -> tuple[Rating, ...]:
+        """Every player of a counted hand, rated, best ordinal first (then by name)."""
+        out = [Rating(name, float(r.mu), float(r.sigma), self._hands[name]) for name, r in self._current.items()]
+        return tuple(sorted(out, key=lambda r: (-r.ordinal, r.name.casefold(), r.name)))
+
+
+def ratings(verdicts: Iterable[HandVerdict]) -> tuple[Rating, ...]:
+    """Every player of a counted hand, rated, best ordinal first (then by name)."""
+    rater = Ratings()
+    for v in verdicts:
+        rater.add(v)
+    return rater.result()

@@ -1,15 +1,18 @@
 "use strict";
 // The replay of kcref report: one picture of the table (drawn by kcref's table_svg), moved into
-// the hand being replayed and changed step by step from the page's JSON. Every text from the log
-// is set with textContent or setAttribute, never parsed as markup.
+// the hand being replayed and changed step by step from the hand's JSON, read when the hand is
+// first opened. Every text from the log that this script sets is set with textContent or
+// setAttribute, never parsed as markup. The steps are the Python referee's tables, encoded as what changed from step to step
+// (kcref.output.replay_steps.Encoder): this script only applies them.
 (function () {
   var CHARS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
   var PILES = ["N", "E", "S", "W", "NE", "NW", "SE", "SW"];
-  var data = JSON.parse(document.getElementById("kc-replays").textContent);
+  var data = {cards: JSON.parse(document.getElementById("kc-cards").textContent)};
   var viewer = document.getElementById("kc-viewer");
   var svg = viewer.querySelector("svg.kc-table");
   var where = viewer.querySelector(".where");
   var current = null; // {el, hand, states, step}
+  var expanded = new WeakMap(); // a hand's element: its replay, read and expanded once
 
   function href(ch) { return "#c-" + data.cards[CHARS.indexOf(ch)]; }
   function part(role, root) { return (root || svg).querySelector('[data-role="' + role + '"]'); }
@@ -20,13 +23,40 @@
   }
   function names(chars) { return Array.prototype.map.call(chars, function (c) { return data.cards[CHARS.indexOf(c)]; }).join(" "); }
 
+  // Parts that changed ("0Hg2oN": pile or seat 0 now holds H g, pile 2 o N): a digit starts a
+  // part, the card characters after it are its cards.
+  function change(parts, changes) {
+    var at = -1;
+    for (var i = 0; i < changes.length; i++) {
+      var ch = changes.charAt(i);
+      if (ch >= "0" && ch <= "9") { at = +ch; parts[at] = ""; } else { parts[at] += ch; }
+    }
+  }
+
+  // Each step: [lines, player, stock, status, piles, seats, unknown, stacks, pot, note], null (or
+  // left off) where nothing changed; status and note index the hand's texts.
   function expand(hand) {
-    var state = {};
-    return hand.steps.map(function (step) { state = Object.assign({}, state, step); return state; });
+    var state = {l: 0, c: [], h: []};
+    return hand.steps.map(function (step) {
+      var s = Object.assign({}, state, {c: state.c.slice(), h: state.h.slice()});
+      var has = function (i) { return step[i] !== null && step[i] !== undefined; };
+      s.l = state.l + step[0];
+      if (has(1)) { s.p = step[1]; }
+      if (has(2)) { s.k = step[2]; }
+      if (has(3)) { s.t = hand.texts[step[3]]; }
+      if (has(4)) { change(s.c, step[4]); }
+      if (has(5)) { change(s.h, step[5]); }
+      if (has(6)) { s.u = step[6]; }
+      if (has(7)) { s.s = step[7]; }
+      if (has(8)) { s.o = step[8]; }
+      if (has(9)) { s.n = hand.texts[step[9]]; }
+      state = s;
+      return s;
+    });
   }
 
   function drawPiles(s) {
-    var piles = s.c.split(",");
+    var piles = s.c;
     PILES.forEach(function (name, i) {
       var g = svg.querySelector('[data-pile="' + name + '"]');
       var cards = piles[i] || "";
@@ -45,12 +75,12 @@
   }
 
   function drawSeats(s, players) {
-    var known = s.h.split(",");
+    var known = s.h;
     var seats = svg.querySelectorAll("g[data-seat]");
     Array.prototype.forEach.call(seats, function (g, i) {
       if (i >= players.length) { g.setAttribute("display", "none"); return; }
       g.removeAttribute("display");
-      var cards = known[i] || "", unknown = s.u[i] || 0, count = cards.length + unknown;
+      var cards = known[i] || "", unknown = (s.u && s.u[i]) || 0, count = cards.length + unknown;
       g.setAttribute("data-name", players[i]);
       g.setAttribute("data-count", count);
       g.setAttribute("data-known", names(cards));
@@ -98,10 +128,28 @@
     }
   }
 
+  // A hand's body waits in a comment until the hand is first shown: the page's own markup, made
+  // and escaped by kcref (report_page.py), inserted as it stands.
+  function build(el) {
+    for (var node = el.firstChild; node; node = node.nextSibling) {
+      if (node.nodeType === Node.COMMENT_NODE) {
+        el.insertAdjacentHTML("beforeend", node.data);
+        el.removeChild(node);
+        return;
+      }
+    }
+  }
+
   function open(el) {
-    var hand = data.hands[+el.getAttribute("data-replay")];
-    var states = expand(hand);
-    current = {el: el, hand: hand, states: states, step: 0};
+    build(el);
+    var replay = expanded.get(el);
+    if (!replay) {
+      var hand = JSON.parse(el.querySelector("template.kc-replay").content.textContent);
+      replay = {hand: hand, states: expand(hand)};
+      expanded.set(el, replay);
+    }
+    var states = replay.states;
+    current = {el: el, hand: replay.hand, states: states, step: 0};
     if (!states.length) { viewer.hidden = true; return; }
     el.querySelector(".stage").appendChild(viewer);
     viewer.hidden = false;
@@ -113,7 +161,7 @@
   // close them again.
   window.addEventListener("beforeprint", function () {
     printing = Array.prototype.filter.call(document.querySelectorAll("details.hand"), function (el) { return !el.open; });
-    printing.forEach(function (el) { el.open = true; });
+    printing.forEach(function (el) { build(el); el.open = true; });
   });
   window.addEventListener("afterprint", function () {
     printing.forEach(function (el) { el.open = false; });
