@@ -4,14 +4,14 @@
 from __future__ import annotations
 
 from ..model.cards import Rank
-from ..model.options import Options
 from ..model.systems import CardValue
+from .policy import Policy
 from .table import Table
 
 
-def chip_value(options: Options) -> CardValue:
+def chip_value(policy: Policy) -> CardValue:
     """Chips paid for a card left in hand when someone goes out (a King may cost more)."""
-    card, king = options.card_chips, options.king_chips
+    card, king = policy.card_chips, policy.king_chips
     return lambda c: king if c.rank is Rank.K else card
 
 
