@@ -37,11 +37,12 @@ def carry_in(options: Options, players: Sequence[str], dealer: int,
              stacks: Mapping[str, int] | None, pot: int) -> Carried:
     """What a hand under ``options`` starts with, given the ``stacks`` (by name) and ``pot``
     carried from earlier hands; both are ignored where the system does not keep stacks."""
-    chips = options.scoring.chips
-    if chips is None or not chips.kept:
+    if not options.scoring.keeps_stacks:
         return _NOTHING
     if stacks is None:
         return Carried(None, pot)
+    chips = options.scoring.chips
+    assert chips is not None  # a system that keeps stacks plays chips
     fresh = chips.start(options, len(players), dealer)
     return Carried([stacks.get(name, own) for name, own in zip(players, fresh)], pot)
 
@@ -74,8 +75,7 @@ class ChipCarry:
 
     def before(self, options: Options) -> None:
         """Empty the carry before a hand whose system does not keep stacks."""
-        chips = options.scoring.chips  # ScoringSystem.keeps_stacks, inline: once a hand
-        if chips is None or not chips.kept:
+        if not options.scoring.keeps_stacks:
             self.stacks, self.pot, self.hands = {}, 0, 0
 
     def into(self, options: Options, players: Sequence[str], dealer: int) -> Carried:
@@ -86,8 +86,7 @@ class ChipCarry:
         """Carry on the end ``stacks`` (by seat) of a hand played to its end without a rule error,
         and the pot nobody took; or, when that hand ends the game (:func:`game_over`, returned),
         nothing: the next hand starts a new game with fresh stacks."""
-        chips = options.scoring.chips  # ScoringSystem.keeps_stacks, inline: once a hand
-        if chips is None or not chips.kept or stacks is None:
+        if not options.scoring.keeps_stacks or stacks is None:
             return ""
         self.hands += 1
         ended = game_over(options, stacks, self.hands)

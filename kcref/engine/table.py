@@ -10,14 +10,13 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Sequence
-from typing import NamedTuple
+from typing import NamedTuple, final
 
 from ..model.cards import CORNERS, DECK, FOUNDATIONS, Card, Pile
 from ..model.options import Options
 from .policy import Policy, policy_for
 
 PILES: tuple[Pile, ...] = (*FOUNDATIONS, *CORNERS)
-_N, _E, _S, _W, _NE, _NW, _SE, _SW = PILES
 
 
 class Unchecked(enum.Enum):
@@ -58,6 +57,7 @@ class Note(NamedTuple):
     step: int | None
 
 
+@final
 class Holding:
     """One player's cards (not a hand of the game): the known ones and how many unknown ones."""
 
@@ -82,6 +82,7 @@ class Holding:
         return f"Holding({cards}{' +' + str(self.unknown) + '?' if self.unknown else ''})"
 
 
+@final
 class Table:
     """The state of one hand: piles, hands, stock, turn, chips.
 
@@ -100,7 +101,6 @@ class Table:
         "deck",
         "draw_step",
         "drawn",
-        "guarded",
         "holdings",
         "idle",
         "kings_judged",
@@ -111,6 +111,7 @@ class Table:
         "options",
         "out_step",
         "pending_king",
+        "phase_may_refuse",
         "piles",
         "player",
         "plays",
@@ -133,8 +134,7 @@ class Table:
         self.names: tuple[str, ...] = tuple(names)
         self.n = len(self.names)
         self.dealer = dealer
-        # A dict display, not a comprehension over PILES: one per hand, and it costs a quarter as much.
-        self.piles: dict[Pile, list[Card]] = {_N: [], _E: [], _S: [], _W: [], _NE: [], _NW: [], _SE: [], _SW: []}
+        self.piles: dict[Pile, list[Card]] = {p: [] for p in PILES}
         self.holdings: list[Holding] = [Holding() for _ in range(self.n)]
         self.stock = stock
         self.deck: list[Card] | None = None
@@ -179,7 +179,7 @@ class Table:
         """The card just drawn is unknown and might be such a King."""
         self.started_empty = self.stock == 0
         """The turn began with the stock empty (a blocked hand is a round of such turns)."""
-        self.guarded = self.policy.draw_first and self.stock > 0
+        self.phase_may_refuse = self.policy.draw_first and self.stock > 0
         """The turn's phase may refuse the next action (the engine then judges it first): set
         whenever the turn is closed, a drawn King is pending or may be, or the draw must come first."""
 
@@ -187,7 +187,7 @@ class Table:
         """Nothing more may happen this turn, for the reason ``why`` (the phase then judges any
         further action)."""
         self.closed = why
-        self.guarded = True
+        self.phase_may_refuse = True
 
     @property
     def over(self) -> bool:
@@ -236,10 +236,9 @@ class Table:
     # --- copying -----------------------------------------------------------------------------
 
     def copy(self) -> Table:
-        """An independent copy (for bots that look ahead)."""
-        t = Table.__new__(Table)
-        for slot in Table.__slots__:
-            setattr(t, slot, getattr(self, slot))
+        """An independent copy (for bots that look ahead): no list, set or dict is shared."""
+        t = Table(self.options, self.names, self.dealer, self.stock)
+        t.policy = self.policy
         t.piles = {p: list(c) for p, c in self.piles.items()}
         t.holdings = [h.copy() for h in self.holdings]
         t.deck = list(self.deck) if self.deck is not None else None
@@ -247,7 +246,24 @@ class Table:
         t.removed = list(self.removed)
         t.dealt_kings = list(self.dealt_kings)
         t.kings_judged = list(self.kings_judged)
+        t.player = self.player
+        t.step = self.step
+        t.drawn = self.drawn
+        t.draw_step = self.draw_step
+        t.plays = self.plays
+        t.closed = self.closed
+        t.pending_king = self.pending_king
+        t.maybe_king = self.maybe_king
+        t.started_empty = self.started_empty
+        t.phase_may_refuse = self.phase_may_refuse
+        t.idle = self.idle
+        t.turns = self.turns
+        t.winner = self.winner
+        t.blocked = self.blocked
+        t.out_step = self.out_step
         t.stacks = list(self.stacks) if self.stacks is not None else None
+        t.pot = self.pot
+        t.ante = self.ante
         t.notes = list(self.notes)
         t.debtors = set(self.debtors)
         t.unchecked = {k: set(v) for k, v in self.unchecked.items()}

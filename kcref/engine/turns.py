@@ -29,29 +29,19 @@ from .faults import (
 )
 from .moves import (
     CORNER_SET,
-    FITS_ON,
     KING,
     card_plays,
     first_play,
     in_order,
     may_move,
+    may_place,
     pile_moves,
 )
 from .policy import Fault
-from .table import PILES, Closed, Holding, Note, Table, Unchecked
+from .table import Closed, Holding, Note, Table, Unchecked
 from .values import chip_value, hand_value
 
 KINGS: frozenset[Card] = frozenset(c for c in DECK if c.rank is KING)
-_NO_KINGS: frozenset[Card] = frozenset()
-_DRAWN = Closed.DRAWN
-"""Read on every draw: a module global reads many times faster than an Enum's member (Python 3.11)."""
-_STARTS: Mapping[Pile, frozenset[Card]] = {p: KINGS if p in CORNER_SET else frozenset(DECK) - KINGS for p in PILES}
-"""The cards that may start each empty pile with nothing more to judge: a King a corner, any
-other card a foundation (a dealt King on a foundation may still owe a corner under forced Kings,
-judged at the end of the turn)."""
-_PLAIN_DRAWS: frozenset[Card] = frozenset(DECK) - KINGS
-"""The written draws that need no more than putting the card in hand (a drawn King may have to
-be placed at once; ``draw`` with no card is a card unknown)."""
 
 
 # --- chips -----------------------------------------------------------------------------------
@@ -64,8 +54,7 @@ def _pay(t: Table, seat: int, chips: int, code: str, message: str, step: int | N
     stacks[seat] -= chips
     t.pot += chips
     if code:
-        # tuple.__new__, not Note's own __new__ (a Python function): a log may hold a penalty on every turn.
-        t.notes.append(tuple.__new__(Note, (code, seat, chips, message, step)))
+        t.notes.append(Note(code, seat, chips, message, step))
     if stacks[seat] < 0 and seat not in t.debtors:
         t.debtors.add(seat)
         t.notes.append(Note("KC503", seat, 0, f"{t.names[seat]} is in debt: the stack is down to "
@@ -95,26 +84,21 @@ def start_hand(options: Options, names: Sequence[str], dealer: int,
         if len(deck) != t.stock:
             raise ValueError(f"the stock should hold {t.stock} cards, not {len(deck)}")
         t.deck = list(reversed(deck))
-    if options.scoring.chips is not None:
-        _ante(t, stacks, pot)
+    if t.policy.chips:
+        _ante(t, options, stacks, pot)
     return t
 
 
 def _deal(t: Table, deals: Mapping[int, Sequence[Card]]) -> None:
     """Give each seat its dealt cards, or a hand of unknown cards where the deal is not known."""
-    holdings, dealt_kings, seen = t.holdings, t.dealt_kings, t.seen
-    for seat in range(t.n):
+    for seat, hand in enumerate(t.holdings):
         cards = deals.get(seat)
-        hand = holdings[seat]  # the new table's empty holding, filled in place
         if cards is None:
             hand.unknown = HAND_SIZE
         else:
-            # The cards are hashed once, into the holding; set-to-set operations reuse those hashes.
-            known = hand.known
-            known.update(cards)
-            # Most deals hold no King: those share one empty set instead of making their own.
-            dealt_kings[seat] = _NO_KINGS if KINGS.isdisjoint(known) else KINGS.intersection(known)
-            seen.update(known)
+            hand.known.update(cards)
+            t.dealt_kings[seat] = KINGS.intersection(cards)
+            t.seen.update(cards)
 
 
 def _lay_out(t: Table, layout: Sequence[tuple[Pile, Card]]) -> None:
@@ -141,32 +125,29 @@ def _check_layout_corner(t: Table, to_corner: bool, i: int, pile: Pile, card: Ca
         raise IllegalAction("KC303", f"only a King may start an empty corner ({pile}:{card})", i)
 
 
-def _ante(t: Table, stacks: Sequence[int] | None, pot: int) -> None:
-    """Set out the chips (``stacks`` before the ante, else the scoring system's starting stacks;
-    ``pot`` chips already in the pot) and have everyone pay the ante, left of the dealer first."""
-    options = t.options
+def _ante(t: Table, options: Options, stacks: Sequence[int] | None, pot: int) -> None:
+    """Set out the chips (``stacks`` before the ante, else the starting stacks of the scoring
+    system of ``options``; ``pot`` chips already in the pot) and have everyone pay the ante,
+    left of the dealer first: the ante is no penalty, so only a stack it puts in debt is noted."""
     chips = options.scoring.chips
     assert chips is not None
-    t.stacks = own = list(stacks) if stacks is not None else chips.start(options, t.n, t.dealer)
-    t.ante = ante = options.ante
-    n, first = t.n, t.dealer + 1
-    if own and min(own) >= ante:  # nobody goes into debt (nearly every hand): no note, whatever the order
-        own[:] = [s - ante for s in own]
-        t.pot = pot + ante * n
-        return
-    for k in range(n):
-        seat = (first + k) % n
-        if own[seat] >= ante:  # the ante is no penalty: a note only for a stack it puts in debt
-            own[seat] -= ante
-            pot += ante
-        else:
-            t.pot = pot
-            _pay(t, seat, ante, "", "", None)
-            pot = t.pot
+    t.stacks = list(stacks) if stacks is not None else chips.start(options, t.n, t.dealer)
+    t.ante = t.policy.ante
     t.pot = pot
+    for k in range(1, t.n + 1):
+        _pay(t, (t.dealer + k) % t.n, t.ante, "", "", None)
 
 
 # --- the turn's phase ------------------------------------------------------------------------
+
+def _empty_corner(t: Table, pile: Pile) -> bool:
+    """True when ``pile`` is a corner with no card: where a drawn or forced King goes."""
+    return pile in CORNER_SET and not t.piles[pile]
+
+
+def _empty_corners(t: Table) -> list[Pile]:
+    return [c for c in CORNERS if not t.piles[c]]
+
 
 def _closed_error(t: Table, closed: Closed) -> IllegalAction:
     winner = t.names[t.winner] if t.winner is not None else ""
@@ -178,7 +159,7 @@ def _could_be_drawn_king(t: Table, action: Action) -> bool:
     if type(action) is not PlayCard:
         return False
     card, pile = action.card, action.pile
-    return (card.rank is KING and pile in CORNER_SET and not t.piles[pile]
+    return (card.rank is KING and _empty_corner(t, pile)
             and card not in t.seen and t.holding.unknown > 0)
 
 
@@ -190,7 +171,7 @@ def _phase(t: Table, action: Action) -> bool:
     king = t.pending_king
     if king is not None:
         if type(action) is PlayCard and action.card == king:
-            if action.pile in CORNER_SET and not t.piles[action.pile]:
+            if _empty_corner(t, action.pile):
                 return True
             raise IllegalAction("KC317", f"the drawn King {king} must go to an empty corner, "
                                          f"not {action.pile}")
@@ -209,9 +190,12 @@ def _phase(t: Table, action: Action) -> bool:
             return False
         raise _closed_error(t, t.closed)
     if t.policy.draw_first and not t.drawn and t.stock and type(action) is not Draw:
-        raise IllegalAction("KC314", f"the turn must start with the draw: the stock has "
-                                     f"{plural(t.stock, 'card')}")
+        raise _draw_first_error(t)
     return False
+
+
+def _draw_first_error(t: Table) -> IllegalAction:
+    return IllegalAction("KC314", f"the turn must start with the draw: the stock has {plural(t.stock, 'card')}")
 
 
 def _places_held_king(t: Table, action: Action) -> bool:
@@ -219,7 +203,7 @@ def _places_held_king(t: Table, action: Action) -> bool:
     that stays allowed after a placed drawn King ended the turn (else drawing first could
     make a dealt King's fault unavoidable)."""
     return (t.policy.forced_dealt and type(action) is PlayCard and action.card.rank is KING
-            and action.pile in CORNER_SET and not t.piles[action.pile])
+            and _empty_corner(t, action.pile))
 
 
 # --- actions ---------------------------------------------------------------------------------
@@ -240,128 +224,35 @@ def apply(t: Table, action: Action) -> None:
 
     Raises :class:`IllegalAction` with the rule it breaks otherwise.
     """
-    _handler(action)(t, action)
-    t.step += 1
-
-
-def play_turn(t: Table, seat: int, actions: Sequence[Action]) -> None:  # noqa: C901 (the fast paths, inline: see below)
-    """A whole turn line: :func:`begin_turn` for ``seat``, :func:`apply` each action in order,
-    then :func:`end_turn`. When an :class:`IllegalAction` is raised, ``t.step`` is the index of
-    the action refused (``len(actions)`` for a fault found at the end of the turn)."""
-    if t.winner is not None or t.blocked or seat != t.player:
-        begin_turn(t, seat)  # refuses the turn
-    piles = t.piles
-    hand = t.holdings[seat]
-    known = hand.known
-    # The fast paths below carry out the most common actions of a log in an open turn (nothing
-    # pending, nothing closed) exactly as their judges would: a held card played where it fits,
-    # a known card that is no King drawn from a stock of unknown order, a foundation moved onto
-    # a pile it fits. Anything else, or any doubt, goes to the full judge (_HANDLERS).
-    # What the loop changes most (the step, the plays, whether the phase must judge) it keeps in
-    # locals, written back to the table before anything else reads them: a judge, the end of the turn.
-    step, plays, guarded = t.step, t.plays, t.guarded
-    for action in actions:
-        kind = type(action)
-        if not guarded:
-            if kind is PlayCard:  # as _play_card
-                card, pile = action  # type: ignore[misc]  # (kind is the narrowing mypy does not see)
-                dest = piles[pile]
-                if card in (FITS_ON[dest[-1]] if dest else _STARTS[pile]):
-                    try:
-                        known.remove(card)  # held: the one lookup in hand (no ``card in known`` first)
-                    except KeyError:
-                        pass  # not known to be held: _play_card judges it
-                    else:
-                        dest.append(card)
-                        plays += 1
-                        if len(dest) == 13 or not known:
-                            t.step = step
-                            _after_play(t, hand, pile)
-                            guarded = t.guarded
-                        step += 1
-                        continue
-            elif kind is Draw:  # as _draw
-                card = action[0]  # type: ignore[misc]
-                if card in _PLAIN_DRAWS and not t.drawn and t.stock and t.deck is None and card not in t.seen:
-                    pol = t.policy
-                    if not pol.draw_when_stuck:
-                        if pol.draw_ends_turn and pol.forced_dealt and not t.kings_judged[seat]:
-                            t.step, t.plays = step, plays
-                            _judge_dealt_kings(t, step)  # "before the draw when drawing at the end"
-                        t.stock -= 1
-                        known.add(card)
-                        t.seen.add(card)
-                        t.drawn = True
-                        t.draw_step = step
-                        if pol.draw_ends_turn:
-                            t.closed = _DRAWN
-                            t.guarded = guarded = True
-                        step += 1
-                        continue
-            elif kind is MovePile:  # as _move_pile
-                source, target = action  # type: ignore[misc]
-                src, dst = piles[source], piles[target]  # type: ignore[index]
-                if (src and dst and source is not target and source not in CORNER_SET
-                        and src[0] in FITS_ON[dst[-1]]):
-                    dst.extend(src)
-                    src.clear()
-                    plays += 1
-                    if len(dst) == 13 and t.policy.remove_completed:
-                        _clear(t, target)
-                    step += 1
-                    continue
-        handler = _HANDLERS.get(kind)
-        if handler is None:
-            handler = _handler(action)
-        t.step, t.plays = step, plays
-        handler(t, action)
-        step, plays, guarded = t.step + 1, t.plays, t.guarded
-    t.step, t.plays = step, plays
-    if (plays and t.drawn and t.winner is None and t.pending_king is None and not t.maybe_king
-            and (t.kings_judged[seat] or not t.policy.forced_dealt)):
-        # The usual end of a turn, with a play and the draw made and nothing owed: as end_turn
-        # ends it, without judging what cannot be owed.
-        t.idle = 0
-        t.turns += 1
-        t.new_turn((seat + 1) % t.n)
-    else:
-        end_turn(t)
-
-
-def _handler(action: Action) -> Callable[[Table, Any], None]:
     handler = _HANDLERS.get(type(action))
     if handler is None:
         raise TypeError(f"not an action: {action!r}")
-    return handler
+    handler(t, action)
+    t.step += 1
 
 
 def _play_card(t: Table, action: PlayCard) -> None:
-    placing = _phase(t, action) if t.guarded else False
+    placing = _phase(t, action) if t.phase_may_refuse else False
     card, pile = action
-    dest = t.piles[pile]
-    if dest:
-        if card not in FITS_ON[dest[-1]]:
-            raise _play_error(t, card, pile)
-    elif pile in CORNER_SET and card.rank is not KING:
+    if not may_place(t, card, pile):
         raise _play_error(t, card, pile)
-    player = t.player
-    hand = t.holdings[player]
-    known = hand.known
+    hand = t.holdings[t.player]
     try:
-        known.remove(card)
+        hand.known.remove(card)
     except KeyError:
-        if not hand.unknown or card in t.seen:
+        if _cannot_hold(t, card):
             raise not_held(t, card) from None
         hand.unknown -= 1
         t.seen.add(card)
-        t.mark_unchecked(Unchecked.HELD, player)
+        t.mark_unchecked(Unchecked.HELD, t.player)
+    dest = t.piles[pile]
     dest.append(card)
     t.plays += 1
     if placing:
         t.pending_king = None
         if t.policy.drawn_king_ends_turn:
             t.close(Closed.KING_PLACED)
-    if len(dest) == 13 or not known:
+    if len(dest) == 13 or not hand.known:
         _after_play(t, hand, pile)
 
 
@@ -379,14 +270,18 @@ def _after_play(t: Table, hand: Holding, pile: Pile) -> None:
 
 def _play_error(t: Table, card: Card, pile: Pile) -> IllegalAction:
     """Why playing ``card`` on ``pile`` is refused: not holding it comes first."""
+    return not_held(t, card) if _cannot_hold(t, card) else bad_play(t, card, pile)
+
+
+def _cannot_hold(t: Table, card: Card) -> bool:
+    """True when the player whose turn it is cannot hold ``card``: it is not among the cards
+    known to be held, and no unknown card can be it (there is none, or the card is seen)."""
     hand = t.holding
-    if card not in hand.known and (not hand.unknown or card in t.seen):
-        return not_held(t, card)
-    return bad_play(t, card, pile)
+    return card not in hand.known and (not hand.unknown or card in t.seen)
 
 
 def _move_pile(t: Table, action: MovePile) -> None:
-    if t.guarded:
+    if t.phase_may_refuse:
         _phase(t, action)
     source, target = action
     if not may_move(t, source, target):
@@ -407,7 +302,7 @@ def _clear(t: Table, pile: Pile) -> None:
 
 def _draw(t: Table, action: Draw) -> None:
     pol = t.policy
-    if t.guarded:
+    if t.phase_may_refuse:
         _phase(t, action)
     if t.drawn:
         raise IllegalAction("KC315", "only one draw per turn")
@@ -421,22 +316,16 @@ def _draw(t: Table, action: Draw) -> None:
         card = _stock_top(t, card)
     elif card is not None and card in t.seen:
         raise seen_twice(t, card)
-    if pol.draw_ends_turn and pol.forced_dealt and not t.kings_judged[t.player]:
+    if pol.draw_ends_turn:
         _judge_dealt_kings(t, t.step)  # "before the draw when drawing at the end"
     if deck is not None:
         deck.pop()
     t.stock -= 1
-    if card is not None and card.rank is not KING:
-        # Nearly every turn draws, most often a known card that is no King: it goes to hand
-        # here, as _take_drawn would put it, without the call.
-        t.holdings[t.player].known.add(card)
-        t.seen.add(card)
-    else:
-        _take_drawn(t, card)
+    _take_drawn(t, card)
     t.drawn = True
     t.draw_step = t.step
     if pol.draw_ends_turn:
-        t.closed, t.guarded = _DRAWN, True  # t.close(_DRAWN), inline for the same reason
+        t.close(Closed.DRAWN)
 
 
 def _check_stuck(t: Table) -> None:
@@ -465,13 +354,13 @@ def _take_drawn(t: Table, card: Card | None) -> None:
         hand.unknown += 1
         t.maybe_king = place_king and not t.seen >= KINGS
         if t.maybe_king:
-            t.guarded = True
+            t.phase_may_refuse = True
     else:
         hand.known.add(card)
         t.seen.add(card)
         if card.rank is KING and place_king:
             t.pending_king = card
-            t.guarded = True
+            t.phase_may_refuse = True
 
 
 def _pass(t: Table, action: Pass) -> None:
@@ -511,8 +400,7 @@ def _missed_draw_error(t: Table) -> IllegalAction | None:
     if not _draw_due(t):
         return None
     if t.policy.draw_first:
-        return IllegalAction("KC314", f"the turn must start with the draw: the stock has "
-                                      f"{plural(t.stock, 'card')}")
+        return _draw_first_error(t)
     if t.policy.missed_draw is Fault.ERROR:
         return IllegalAction("KC313", f"{t.name} did not draw, and the stock has {plural(t.stock, 'card')}")
     return None
@@ -554,9 +442,6 @@ def _judge_dealt_kings(t: Table, step: int) -> None:
     seat = t.player
     if not t.policy.forced_dealt or t.kings_judged[seat]:
         return
-    if t.dealt_kings[seat] is _NO_KINGS:  # a known deal with no King (most of them): nothing to judge
-        t.kings_judged[seat] = True
-        return
     held = _held_dealt_kings(t)
     t.kings_judged[seat] = True
     if t.dealt_kings[seat] is None:
@@ -565,7 +450,7 @@ def _judge_dealt_kings(t: Table, step: int) -> None:
         return
     if t.policy.king_fault is Fault.ERROR:
         raise _kings_held_error(t, held, step)
-    chips = t.options.king_held_chips
+    chips = t.policy.king_held_chips
     for k in held:
         what = f"held the dealt King {k} past the first turn" if k in t.holding.known else _where_king(t, k)
         _pay(t, seat, chips, "KC403", f"{t.name} {what}: pays {plural(chips, 'chip')}", step)
@@ -580,12 +465,11 @@ def _end_error(t: Table) -> IllegalAction | None:
     if king is not None and t.policy.king_fault is Fault.ERROR:
         return IllegalAction("KC317", f"{king} was drawn and not placed in an empty corner at once",
                              t.draw_step)
-    if not t.drawn and t.stock:
-        err = _missed_draw_error(t)
-        if err is not None:
-            err.step = last
-            return err
-    if t.policy.forced_dealt and t.policy.king_fault is Fault.ERROR and not t.kings_judged[t.player]:
+    err = _missed_draw_error(t)
+    if err is not None:
+        err.step = last
+        return err
+    if t.policy.king_fault is Fault.ERROR:
         held = _held_dealt_kings(t)
         if held:
             return _kings_held_error(t, held, last)
@@ -611,7 +495,7 @@ def end_turn(t: Table) -> None:
         t.idle = 0
     else:
         if pol.chips:
-            chips = t.options.no_play_chips
+            chips = pol.no_play_chips
             _pay(t, seat, chips, "KC401", _no_play_message(t.names[seat], chips), -1)
         if t.started_empty:
             t.idle += 1
@@ -632,21 +516,19 @@ def _judge_owed(t: Table) -> None:
     seat, pol, last = t.player, t.policy, t.step - 1
     king = t.pending_king
     if king is not None:
-        chips = t.options.king_held_chips
+        chips = pol.king_held_chips
         _pay(t, seat, chips, "KC403", f"{t.name} did not place the drawn King {king} at once: "
                                       f"pays {plural(chips, 'chip')}", t.draw_step)
     if t.maybe_king:
         t.mark_unchecked(Unchecked.DRAWN_KINGS, seat)
-    if not t.drawn and t.stock:
-        due = _draw_due(t)
-        if due is None:
-            t.mark_unchecked(Unchecked.STUCK, seat)
-        elif due:
-            chips = t.options.missed_draw_chips
-            _pay(t, seat, chips, "KC402", f"{t.name} did not draw, and the stock has "
-                                          f"{plural(t.stock, 'card')}: pays {plural(chips, 'chip')}", last)
-    if pol.forced_dealt and not t.kings_judged[seat]:
-        _judge_dealt_kings(t, last)
+    due = _draw_due(t)
+    if due is None:
+        t.mark_unchecked(Unchecked.STUCK, seat)
+    elif due:
+        chips = pol.missed_draw_chips
+        _pay(t, seat, chips, "KC402", f"{t.name} did not draw, and the stock has "
+                                      f"{plural(t.stock, 'card')}: pays {plural(chips, 'chip')}", last)
+    _judge_dealt_kings(t, last)
 
 
 # --- the legal actions -----------------------------------------------------------------------
@@ -666,7 +548,7 @@ def legal_actions(t: Table) -> list[Action]:
         return []
     king = t.pending_king
     if king is not None:
-        return [PlayCard(king, c) for c in CORNERS if not t.piles[c]]
+        return [PlayCard(king, c) for c in _empty_corners(t)]
     if t.closed is not None:
         return _closed_actions(t)
     pol = t.policy
@@ -688,9 +570,9 @@ def _closed_actions(t: Table) -> list[Action]:
     """What may still be played once the turn is closed: a drawn card that may be a King, or
     (forced Kings, after a placed drawn King) a King from hand, into an empty corner."""
     if t.maybe_king:
-        return [PlayCard(k, c) for k in in_order(KINGS - t.seen) for c in CORNERS if not t.piles[c]]
+        return [PlayCard(k, c) for k in in_order(KINGS - t.seen) for c in _empty_corners(t)]
     if t.closed is Closed.KING_PLACED and t.policy.forced_dealt:
-        return [PlayCard(k, c) for k in in_order(t.holding.known & KINGS) for c in CORNERS if not t.piles[c]]
+        return [PlayCard(k, c) for k in in_order(t.holding.known & KINGS) for c in _empty_corners(t)]
     return []
 
 
@@ -730,9 +612,8 @@ def reveal(t: Table, seat: int, cards: Sequence[Card]) -> None:
     t.seen.update(cards)
 
 
-# The penalty messages of every hand (KC401, KC404) are built by the two functions below, each
-# cached: a log repeats the same few texts hand after hand, and building one costs more than the
-# rest of the note.
+# The penalty messages of every hand (KC401, KC404) are cached: a log repeats the same few texts
+# hand after hand.
 
 
 @functools.lru_cache(maxsize=1024)
@@ -762,36 +643,23 @@ def settle(t: Table) -> int:
     the cards they have left and the winner takes the pot. Returns the pot won (0 if none)."""
     if t.winner is None or t.stacks is None:
         return 0
-    options = t.options
-    card, king = options.card_chips, options.king_chips
-    n, winner, holdings, names = t.n, t.winner, t.holdings, t.names
-    stacks, notes, pot = t.stacks, t.notes, t.pot
-    for k in range(1, n):
-        seat = (winner + k) % n
-        hand = holdings[seat]
-        known = hand.known
-        unknown = hand.unknown
-        if not known and not unknown:
+    pol = t.policy
+    value = chip_value(pol)
+    for k in range(1, t.n):
+        seat = (t.winner + k) % t.n
+        hand = t.holdings[seat]
+        if len(hand) == 0:
             continue
-        kings = 0 if KINGS.isdisjoint(known) else len(KINGS.intersection(known))
-        if unknown:
-            value = chip_value(options)
-            chips = hand_value(t, seat, value)
-            if chips is None:
-                t.mark_unchecked(Unchecked.CARDS_LEFT, seat)
-                chips = hand_value(t, seat, value, lower_bound=True)
-                assert chips is not None
-        else:
-            chips = card * (len(known) - kings) + king * kings  # what chip_value says, card by card
-        message = _cards_left_message(names[seat], len(known), unknown, kings, card, king, chips)
-        if stacks[seat] >= chips:  # no debt: what _pay does then, inline (three or so a hand)
-            stacks[seat] -= chips
-            pot += chips
-            notes.append(tuple.__new__(Note, ("KC404", seat, chips, message, None)))
-        else:
-            t.pot = pot
-            _pay(t, seat, chips, "KC404", message, None)
-            pot = t.pot
-    stacks[winner] += pot
+        chips = hand_value(t, seat, value)
+        if chips is None:
+            t.mark_unchecked(Unchecked.CARDS_LEFT, seat)
+            chips = hand_value(t, seat, value, lower_bound=True)
+            assert chips is not None
+        kings = len(KINGS.intersection(hand.known))
+        message = _cards_left_message(t.names[seat], len(hand.known), hand.unknown, kings,
+                                      pol.card_chips, pol.king_chips, chips)
+        _pay(t, seat, chips, "KC404", message, None)
+    pot = t.pot
+    t.stacks[t.winner] += pot
     t.pot = 0
     return pot

@@ -3,16 +3,16 @@
 
 from __future__ import annotations
 
-from ..model.cards import Rank
-from ..model.options import Options
 from ..model.systems import CardValue
+from .moves import KING
+from .policy import Policy
 from .table import Table
 
 
-def chip_value(options: Options) -> CardValue:
+def chip_value(policy: Policy) -> CardValue:
     """Chips paid for a card left in hand when someone goes out (a King may cost more)."""
-    card, king = options.card_chips, options.king_chips
-    return lambda c: king if c.rank is Rank.K else card
+    card, king = policy.card_chips, policy.king_chips
+    return lambda c: king if c.rank is KING else card
 
 
 def hand_value(t: Table, seat: int, value: CardValue, lower_bound: bool = False) -> int | None:
@@ -23,7 +23,7 @@ def hand_value(t: Table, seat: int, value: CardValue, lower_bound: bool = False)
     is ``None``, or with ``lower_bound`` the least they can be worth.
     """
     hand = t.holdings[seat]
-    total = sum(value(c) for c in hand.known)
+    total = sum(map(value, hand.known))
     if not hand.unknown:
         return total
     values = {value(c) for c in t.unseen()}

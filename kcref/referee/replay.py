@@ -17,8 +17,10 @@ from ..engine.carry import ChipCarry, carry_in
 from ..engine.faults import IllegalAction
 from ..engine.table import Table, Unchecked
 from ..engine.turns import (
+    apply,
+    begin_turn,
     declare_blocked,
-    play_turn,
+    end_turn,
     reveal,
     settle,
     start_hand,
@@ -198,52 +200,41 @@ class _Replay:
         if not self.ended_by:
             self.ended_by = f"a reveal (line {ev.span.line})"
 
+    def turn(self, ev: Turn) -> None:
+        """Judge a turn line: begin the turn, apply each action, end the turn."""
+        t = self.table
+        assert t is not None
+        if self.ended_by and not t.over:
+            self._fail(ev.span, ev.span.col, IllegalAction("KC320", f"no turn may follow {self.ended_by}"))
+            return
+        try:
+            begin_turn(t, self._seat(ev.player))
+            for action in ev.actions:
+                apply(t, action)
+            end_turn(t)
+        except IllegalAction as e:
+            self._turn_refused(ev, e)
+            return
+        self.actions += len(ev.actions)
+        if t.winner is not None and self.out_at is None:
+            self._went_out(ev, t.out_step)
+        if len(t.notes) != self.noted:
+            self._drain_notes(ev.span, ev.cols, ev.span)
+
     def run(self, until: int | None = None) -> None:
         """Judge the hand's turns, blocked and reveal lines (those up to line ``until``) not judged
         yet: called again with a later line, the replay goes on from where it stopped."""
-        t = self.table
-        if t is None or self.stopped:
+        if self.table is None or self.stopped:
             return
-        # Turn lines, nearly every line judged, are judged here without a call of their own;
-        # what the loop keeps in locals (actions counted, ended_by) goes back to self as it ends.
-        judges = {Blocked: self.blocked, Reveal: self.reveal}
-        seats = self.seats
-        notes = t.notes
-        events = self._play_lines(until)
-        ended_by = self.ended_by
-        actions = self.actions
-        noted = self.noted
-        for ev in events:
-            kind = type(ev)
-            if kind is Turn:
-                seat = seats.get(ev.player)  # type: ignore[union-attr]
-                if seat is None:
-                    seat = self._seat(ev.player)  # type: ignore[union-attr]
-                if ended_by and not t.over:
-                    self._fail(ev.span, ev.span.col, IllegalAction("KC320", f"no turn may follow {ended_by}"))
-                    break
-                turn = ev.actions  # type: ignore[union-attr]
-                try:
-                    play_turn(t, seat, turn)
-                except IllegalAction as e:
-                    self.actions = actions
-                    self._turn_refused(ev, e)  # type: ignore[arg-type]
-                    return
-                actions += len(turn)
-                if t.winner is not None and self.out_at is None:
-                    self._went_out(ev, t.out_step)  # type: ignore[arg-type]
-                if len(notes) != noted:
-                    self._drain_notes(ev.span, ev.cols, ev.span)  # type: ignore[union-attr]
-                    noted = self.noted
-                continue
-            judge = judges.get(kind)
-            if judge is None:
-                continue
-            judge(ev)  # type: ignore[operator]
-            ended_by, noted = self.ended_by, self.noted
+        for ev in self._play_lines(until):
+            if isinstance(ev, Turn):
+                self.turn(ev)
+            elif isinstance(ev, Blocked):
+                self.blocked(ev)
+            elif isinstance(ev, Reveal):
+                self.reveal(ev)
             if self.stopped:
                 break
-        self.actions = actions
 
     def _play_lines(self, until: int | None) -> Iterable[Event]:
         """The events not judged yet from the first play line on (start read those before it), up

@@ -9,8 +9,10 @@ from pathlib import Path
 import pytest
 from helpers import act, cards, options, play, refusal, table
 
+from kcref.engine.bots import BOTS, play_hand
 from kcref.engine.dealing import deal_from_deck, shuffled_deck, turn_event
-from kcref.engine.turns import apply, legal_actions
+from kcref.engine.table import Table, Unchecked
+from kcref.engine.turns import apply, can_end_turn, end_turn, legal_actions, settle
 from kcref.model.cards import DECK, Pile, Rank, parse_card
 from kcref.model.codes import CODES
 from kcref.model.events import Deal, Layout
@@ -77,6 +79,57 @@ def test_copy_is_independent() -> None:
     play(c, "8S->N; draw 2H")
     assert t.top(Pile.N) == parse_card("9D") and len(t.holdings[0]) == 7 and t.stock == 34
     assert c.top(Pile.N) == parse_card("8S") and c.player == 1 and t.player == 0
+
+
+def _same_table(t: Table, c: Table) -> None:
+    """``c`` holds every field of ``t``, equal and with no list, set or dict shared."""
+    for slot in Table.__slots__:
+        mine, its = getattr(t, slot), getattr(c, slot)
+        if slot == "holdings":
+            assert [(h.known, h.unknown) for h in mine] == [(h.known, h.unknown) for h in its]
+            assert all(h is not k and h.known is not k.known for h, k in zip(mine, its))
+        else:
+            assert mine == its, slot
+        if isinstance(mine, (list, set, dict)):
+            assert mine is not its, slot
+    assert all(t.piles[p] is not c.piles[p] for p in t.piles)
+    assert all(t.unchecked[k] is not c.unchecked[k] for k in t.unchecked)
+
+
+@pytest.mark.parametrize("rules", ["classic", "commercial", "family"])
+def test_copy_holds_every_field_at_every_step(rules: str) -> None:
+    rng = random.Random(5)
+    bot = BOTS["greedy"]
+    for dealer in range(3):
+        t = deal_from_deck(options(rules), ("Ann", "Bob", "Cy"), dealer, shuffled_deck(rng)).table
+        _same_table(t, t.copy())
+        while not t.over and t.turns < 200:
+            while not t.over:
+                action = bot.choose(t, legal_actions(t), can_end_turn(t), rng)
+                if action is None:
+                    break
+                apply(t, action)
+                _same_table(t, t.copy())
+            end_turn(t)
+            _same_table(t, t.copy())
+        settle(t)
+        _same_table(t, t.copy())
+
+
+def test_copy_carries_every_field() -> None:
+    t = play_hand(options("commercial"), ("Ann", "Bob", "Cy"), 0, BOTS["greedy"], random.Random(5)).table
+    # What a played hand may leave as a new table has it, set here to other values.
+    t.blocked, t.debtors, t.draw_step, t.drawn, t.idle, t.maybe_king = True, {1}, 2, True, 2, True
+    t.pending_king, t.pot, t.removed, t.started_empty = parse_card("KH"), 3, [cards("KS QH")], True
+    t.unchecked = {Unchecked.HELD: {0}}
+    fresh = Table(t.options, t.names, t.dealer, t.stock)
+    given = {"options", "policy", "names", "n", "dealer", "stock"}  # the copy is made from these
+    for slot in set(Table.__slots__) - given:
+        mine, new = getattr(t, slot), getattr(fresh, slot)
+        if slot == "holdings":
+            mine, new = [(h.known, h.unknown) for h in mine], [(h.known, h.unknown) for h in new]
+        assert mine != new, f"the test leaves {slot} as a new table has it"
+    _same_table(t, t.copy())
 
 
 def test_completed_pile_in_a_corner_is_removed_and_the_corner_empty_again() -> None:
