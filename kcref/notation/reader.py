@@ -148,8 +148,6 @@ def _fast_turn(player: str, head: str, rest: str, path: str, lineno: int) -> Tur
         comment = rest[hash_at:].rstrip()
         rest = rest[:hash_at]
     pieces = rest.split(";")
-    if len(pieces) > 1 and not pieces[-1].strip(" \t"):
-        pieces.pop()  # one trailing ';' is allowed
     actions: list[Action] = []
     cols: list[int] = []
     drawn: tuple[Card, ...] = ()
@@ -157,6 +155,8 @@ def _fast_turn(player: str, head: str, rest: str, path: str, lineno: int) -> Tur
     for piece in pieces:
         hit = _piece_cache.get(piece) or _read_piece(piece)
         if hit is None:
+            if len(actions) == len(pieces) - 1 > 0 and not piece.strip(" \t"):
+                break  # one trailing ';' is allowed
             return None
         action, blanks, card = hit
         if card is not None:
@@ -216,23 +216,20 @@ def _fast_cards_line(line: str, path: str, lineno: int) -> Event | None:
     m = _cards_line_re().fullmatch(line)
     if m is None:
         return None
-    text = m["cards"]
-    words = text.split()  # the cards: _CARDS holds nothing else but spaces and tabs
+    words, cols = _words(m["cards"], m.start("cards") + 1)
     cls = Deal if m["kw"][0] in "Dd" else Reveal
-    return cls(m["name"], tuple(map(_read_card, words)), Span(path, lineno, 1), _comment(m),
-               _word_cols(text, words, m.start("cards") + 1), m.start("name") + 1)
+    return cls(m["name"], tuple(map(_read_card, words)), Span(path, lineno, 1), _comment(m), tuple(cols),
+               m.start("name") + 1)
 
 
 def _fast_layout(line: str, path: str, lineno: int) -> Event | None:
     m = _layout_re().fullmatch(line)
     if m is None:
         return None
-    # Each entry is PILE:CARD, with blanks allowed around the ':' and between entries: as words,
-    # piles and cards in turn.
-    text = m["entries"].replace(":", " ")
-    words = text.split()
+    # Each entry is PILE:CARD, with blanks allowed around the ':': as words, piles and cards in turn.
+    words, cols = _words(m["entries"].replace(":", " "), m.start("entries") + 1)
     piles = tuple(zip(map(parse_pile, words[0::2]), map(_read_card, words[1::2])))
-    return Layout(piles, Span(path, lineno, 1), _comment(m), _word_cols(text, words, m.start("entries") + 1)[0::2])
+    return Layout(piles, Span(path, lineno, 1), _comment(m), tuple(cols[0::2]))
 
 
 _read_card = functools.cache(parse_card)
@@ -240,15 +237,17 @@ _read_card = functools.cache(parse_card)
 remembered: there are a few hundred spellings of the 52 cards, and a log uses a few of them."""
 
 
-def _word_cols(text: str, words: list[str], at: int) -> tuple[int, ...]:
-    """The columns of ``words``, the words between the blanks of ``text``, which starts at column ``at``."""
+def _words(text: str, at: int) -> tuple[list[str], list[int]]:
+    """The words of ``text`` between its blanks (spaces and tabs), and their columns, ``text``
+    starting at column ``at``."""
+    words: list[str] = []
     cols: list[int] = []
-    end = 0
-    for word in words:
-        start = text.index(word, end)
-        cols.append(at + start)
-        end = start + len(word)
-    return tuple(cols)
+    for part in text.replace("\t", " ").split(" "):
+        if part:
+            words.append(part)
+            cols.append(at)
+        at += len(part) + 1
+    return words, cols
 
 
 def _fast_blocked(line: str, path: str, lineno: int) -> Event | None:
