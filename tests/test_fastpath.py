@@ -173,6 +173,10 @@ TRICKY = [
     "score Ann 12 # a: b", "pot 3#x:y", "Pot: pass", "chips Ann 3,Bob:4",
     '[Event"a"]', '[ Event\t"a#b" ]#c', '[Event "a\\"b"]', '[Event "a"]x', '[Event "a"] ]', '[1x "a"]',
     '[Event "a\r"]', '[Event "é ♠"]  # ok',
+    "layout N:QS:3D", "layout N :QS", "layout\tN:QS", "LAYOUT N:QS", "layoutN:QS", "layout N:QS  E:3D\t#c",
+    "layout N:Q♠\ufe0f", "layout K:QS", "deal Ann: 3H: 4C", "deal Ann:3H\t\t4C ", "deal  Ann : 3H", "reveal Ann:",
+    "Deal Ann: 3H#c", "deal Ann: 3H 4\u00a0C", "deal Ann Lee: 10H TH", "deal Ann: 3H4C", "reveal P1: K♠\ufe0f",
+    "deal dealer: 3H", "deal Ann #x: 3H",
 ]
 
 

@@ -14,8 +14,8 @@ from kcref.notation.reader import read_text
 from kcref.referee import grouping
 
 PATH, LINENO = "t.log", 7
-GETTERS = (reader._action_re, reader._hand_re, reader._cards_line_re, reader._layout_re, reader._blocked_re,
-           reader._tag_re, reader._line_end_re, reader.name_pattern, grouping._date_re)
+GETTERS = (reader._action_re, reader._cards_head_re, reader._card_re, reader._entry_re, reader._hand_re,
+           reader._blocked_re, reader._tag_re, reader._line_end_re, reader.name_pattern, grouping._date_re)
 
 
 LINES = ['[Players "Ann, Bob"]', '[Event "a#b"]', '[Site "é ♠\t x"]', '[E_1 "x"]', '[_E "x"]', '[1E "x"]',
@@ -34,7 +34,7 @@ def _fields(item: object) -> object:
 
 @pytest.mark.parametrize("line", LINES)
 def test_the_quick_readings_of_a_first_line_are_the_grammars(line: str) -> None:
-    reader._name_cache.clear()  # names first met on this line
+    reader._turn_heads.clear()  # names first met on this line
     [item] = list(read_text(line, PATH))
     assert _fields(item) == _fields(reader.parse_line(line, PATH, 1)), line
 
@@ -42,8 +42,8 @@ def test_the_quick_readings_of_a_first_line_are_the_grammars(line: str) -> None:
 def test_a_log_compiles_only_the_regexes_its_lines_need() -> None:
     for getter in GETTERS:
         getter.cache_clear()
-    reader._name_cache.clear()
-    reader._piece_cache.clear()
+    reader._turn_heads.clear()
+    reader._pieces.clear()
     assert [type(i) for i in read_text("Ann: KH->NE; draw 4C\nBob: pass\n", PATH)] == [Turn, Turn]
     compiled = {g for g in GETTERS if g.cache_info().currsize}
     assert compiled == {reader._action_re, reader.name_pattern, reader._line_end_re}

@@ -18,7 +18,7 @@ import re
 import sys
 from collections.abc import Callable, Iterable, Iterator
 from itertools import chain
-from typing import TYPE_CHECKING, Any, BinaryIO, NamedTuple
+from typing import TYPE_CHECKING, Any, BinaryIO, NamedTuple, cast
 
 from ..files.discover import cannot_read
 from ..model.cards import Card, Pile, parse_card, parse_pile
@@ -60,7 +60,41 @@ BOM = "\ufeff"
 
 
 # --- the fast path ------------------------------------------------------------------------------
-# Each regex is compiled when a line first needs it: a short log needs few of them.
+# Turn, deal and reveal lines, the bulk of a log, are cut at their first ':'. The head before it
+# says what the line is (a player's name: a turn; 'deal NAME' or 'reveal NAME': a deal or reveal
+# line), and what follows is cut into pieces: the actions between ';', the cards between blanks.
+# A log writes the same few heads and pieces again and again: each different one is read once,
+# by a regex made of the lexicon's tokens, and remembered (up to MEMORY of each kind). The other
+# lines are read by a regex each. A regex is compiled when a line first needs it.
+
+MEMORY = 10_000
+"""How many different readings of each kind (heads, actions, cards, layout entries) are remembered."""
+
+
+def _ci(word: str) -> str:
+    """A case-insensitive regex for a keyword, without re.IGNORECASE (which also folds 'K' to 'K')."""
+    return "".join(f"[{c.lower()}{c.upper()}]" for c in word)
+
+
+def _without_comment(text: str) -> tuple[str, str]:
+    """``text`` cut before its comment (from its first '#' on), and the comment without its trailing blanks."""
+    hash_at = text.find("#")
+    if hash_at < 0:
+        return text, ""
+    return text[:hash_at], text[hash_at:].rstrip()
+
+
+def _words(text: str, at: int) -> tuple[list[str], list[int]]:
+    """The words of ``text`` between its blanks (spaces and tabs), and their columns, ``text``
+    starting at column ``at``."""
+    words: list[str] = []
+    cols: list[int] = []
+    for part in text.replace("\t", " ").split(" "):
+        if part:
+            words.append(part)
+            cols.append(at)
+        at += len(part) + 1
+    return words, cols
 
 
 name_pattern = lazy_pattern(lexicon.NAME_RE)
@@ -72,6 +106,24 @@ def is_name(text: str) -> bool:
     return name_pattern().fullmatch(text) is not None
 
 
+_KEYWORDS = frozenset(lexicon.KEYWORDS)
+_turn_heads: dict[str, str | None] = {}
+
+
+def _turn_head(head: str) -> str | None:
+    """The player's name a turn line's head spells, or None to decline."""
+    try:
+        return _turn_heads[head]
+    except KeyError:
+        pass
+    name = head.rstrip(" \t")
+    ok = is_name(name) and name.split(" ", 1)[0].lower() not in _KEYWORDS
+    result = name if ok else None
+    if len(_turn_heads) < MEMORY:
+        _turn_heads[head] = result
+    return result
+
+
 _action_re = lazy_pattern(
     rf"(?:(?P<card>{lexicon.CARD_RE})|(?P<src>{lexicon.PILE_RE}))[ \t]*{lexicon.ARROW_RE}[ \t]*"
     rf"(?P<dst>{lexicon.PILE_RE})"
@@ -80,115 +132,151 @@ _action_re = lazy_pattern(
 )
 
 
-_KEYWORDS = frozenset(lexicon.KEYWORDS)
-_name_cache: dict[str, str | None] = {}
+_Piece = tuple[Action, int, int, Card | None]
+"""The reading of a well-formed piece of a turn line (the text between two ';'): its action, the
+blanks before the action, the piece's width with the ';' after it, and the card of a written
+draw (``draw CARD``)."""
+
+_pieces: dict[str, _Piece | None] = {}
 
 
-def _fast_action(text: str) -> Action | None:
-    """The action an already stripped piece of a turn line spells, or None to decline."""
-    m = _action_re().fullmatch(text)
-    if m is None:
-        return None
-    if m["card"]:
-        return PlayCard(parse_card(m["card"]), parse_pile(m["dst"]))
-    if m["src"]:
-        return MovePile(parse_pile(m["src"]), parse_pile(m["dst"]))
-    if m["draw"]:
-        return Draw(parse_card(m["drawn"]) if m["drawn"] else None)
-    return PASS
-
-
-def _fast_name(head: str) -> str | None:
-    """The player name of a turn line's head (text before ':'), or None to decline."""
+def _piece(piece: str) -> _Piece | None:
+    """The reading of a piece of a turn line, or None to decline."""
     try:
-        return _name_cache[head]
+        return _pieces[piece]
     except KeyError:
         pass
-    name = head.rstrip(" \t")
-    ok = is_name(name) and name.split(" ", 1)[0].lower() not in _KEYWORDS
-    result = name if ok else None
-    if len(_name_cache) < 10_000:
-        _name_cache[head] = result
+    m = _action_re().fullmatch(piece.strip(" \t"))
+    result = None
+    if m is not None:
+        action: Action
+        if m["card"]:
+            action = PlayCard(parse_card(m["card"]), parse_pile(m["dst"]))
+        elif m["src"]:
+            action = MovePile(parse_pile(m["src"]), parse_pile(m["dst"]))
+        elif m["draw"]:
+            action = Draw(parse_card(m["drawn"]) if m["drawn"] else None)
+        else:
+            action = PASS
+        result = (action, len(piece) - len(piece.lstrip(" \t")), len(piece) + 1,
+                  action.card if type(action) is Draw else None)
+    if len(_pieces) < MEMORY:
+        _pieces[piece] = result
     return result
 
 
-class _Piece(NamedTuple):
-    """A well-formed piece of a turn line (the text between two ';'), read once."""
-
-    action: Action
-    blanks: int
-    """The blanks before the action."""
-    drawn: Card | None
-    """The card of a written draw (``draw CARD``)."""
-
-
-_piece_cache: dict[str, _Piece] = {}
-"""The pieces read so far (see :func:`_read_piece`): a log spells the same few pieces again and again."""
-
-
-def _read_piece(piece: str) -> _Piece | None:
-    """A piece of a turn line between ';' read and remembered in :data:`_piece_cache`, or None
-    to decline. Look it up there first: ``_piece_cache.get(piece) or _read_piece(piece)``."""
-    text = piece.strip(" \t")
-    action = _fast_action(text) if text else None
-    if action is None:
-        return None
-    hit = _Piece(action, len(piece) - len(piece.lstrip(" \t")), action.card if type(action) is Draw else None)
-    if len(_piece_cache) < 100_000:
-        _piece_cache[piece] = hit
-    return hit
-
-
 def _fast_turn(player: str, head: str, rest: str, path: str, lineno: int) -> Turn | None:
-    """Read a well-formed turn line, ``head:rest`` (``player`` the name ``head`` spells); None
-    means "not sure, ask the grammar"."""
-    comment = ""
-    hash_at = rest.find("#")
-    if hash_at >= 0:
-        comment = rest[hash_at:].rstrip()
-        rest = rest[:hash_at]
+    """Read a turn line, ``head:rest`` (``player`` the name ``head`` spells); None means "not
+    sure, ask the grammar"."""
+    rest, comment = _without_comment(rest)
     pieces = rest.split(";")
     actions: list[Action] = []
     cols: list[int] = []
     drawn: tuple[Card, ...] = ()
-    offset = len(head) + 2  # 1-based column of the first character after ':'
+    at = len(head) + 2  # the column where the piece starts, the first after ':'
     for piece in pieces:
-        hit = _piece_cache.get(piece) or _read_piece(piece)
+        hit = _pieces.get(piece) or _piece(piece)  # a piece read before costs no call
         if hit is None:
             if len(actions) == len(pieces) - 1 > 0 and not piece.strip(" \t"):
                 break  # one trailing ';' is allowed
             return None
-        action, blanks, card = hit
+        action, blanks, width, card = hit
         if card is not None:
             drawn += (card,)
         actions.append(action)
-        cols.append(offset + blanks)
-        offset += len(piece) + 1
+        cols.append(at + blanks)
+        at += width
     return read_turn(player, tuple(actions), Span(path, lineno, 1), comment, tuple(cols), drawn)
 
 
-def _ci(word: str) -> str:
-    """A case-insensitive regex for a keyword, without re.IGNORECASE (which also folds 'K' to 'K')."""
-    return "".join(f"[{c.lower()}{c.upper()}]" for c in word)
+class _CardsHead(NamedTuple):
+    """The head of a deal or reveal line (the text before ':'), read."""
+
+    kind: type[Deal] | type[Reveal]
+    player: str
+    player_col: int
+
+
+_cards_head_re = lazy_pattern(rf"(?P<kw>{_ci('deal')}|{_ci('reveal')})[ \t]+(?P<name>{lexicon.NAME_RE})[ \t]*")
+_cards_heads: dict[str, _CardsHead | None] = {}
+
+
+def _cards_head(head: str) -> _CardsHead | None:
+    """The reading of a deal or reveal line's head, or None to decline."""
+    try:
+        return _cards_heads[head]
+    except KeyError:
+        pass
+    m = _cards_head_re().fullmatch(head)
+    result = None if m is None else _CardsHead(Deal if m["kw"][0] in "Dd" else Reveal, m["name"], m.start("name") + 1)
+    if len(_cards_heads) < MEMORY:
+        _cards_heads[head] = result
+    return result
+
+
+_card_re = lazy_pattern(lexicon.CARD_RE)
+_card_words: dict[str, Card | None] = {}
+
+
+def _card_word(word: str) -> Card | None:
+    """The card a word spells, or None."""
+    try:
+        return _card_words[word]
+    except KeyError:
+        pass
+    card = parse_card(word) if _card_re().fullmatch(word) else None
+    if len(_card_words) < MEMORY:
+        _card_words[word] = card
+    return card
+
+
+def _fast_cards(head: _CardsHead, at: int, rest: str, path: str, lineno: int) -> Event | None:
+    """Read a deal or reveal line, ``head`` the reading of the text before ':' and ``rest`` the
+    text after it, from column ``at`` on; None means "not sure, ask the grammar"."""
+    text, comment = _without_comment(rest)
+    words, cols = _words(text, at)
+    cards = tuple(map(_card_word, words))
+    if not cards or None in cards:
+        return None
+    return head.kind(head.player, cast("tuple[Card, ...]", cards), Span(path, lineno, 1), comment, tuple(cols),
+                     head.player_col)
+
+
+_entry_re = lazy_pattern(rf"(?P<pile>{lexicon.PILE_RE}):(?P<card>{lexicon.CARD_RE})")
+_entry_words: dict[str, tuple[Pile, Card] | None] = {}
+
+
+def _entry_word(word: str) -> tuple[Pile, Card] | None:
+    """The layout entry (``PILE:CARD``) a word spells, or None."""
+    try:
+        return _entry_words[word]
+    except KeyError:
+        pass
+    m = _entry_re().fullmatch(word)
+    entry = None if m is None else (parse_pile(m["pile"]), parse_card(m["card"]))
+    if len(_entry_words) < MEMORY:
+        _entry_words[word] = entry
+    return entry
+
+
+def _fast_layout(line: str, path: str, lineno: int) -> Event | None:
+    text, comment = _without_comment(line)
+    words, cols = _words(text, 1)
+    keyword = words[0]
+    if not (keyword.isascii() and keyword.lower() == "layout"):
+        return None
+    entries = tuple(map(_entry_word, words[1:]))
+    if not entries or None in entries:
+        return None
+    return Layout(cast("tuple[tuple[Pile, Card], ...]", entries), Span(path, lineno, 1), comment, tuple(cols[1:]))
 
 
 _TAIL = r"[ \t]*(?P<comment>#.*)?"
-_CARDS = rf"(?P<cards>{lexicon.CARD_RE}(?:[ \t]+{lexicon.CARD_RE})*)"
 
 
 _hand_re = lazy_pattern(
     rf"{_ci('hand')}(?:[ \t]+(?P<number>\d{{1,9}}))?(?:[ \t]+{_ci('dealer')}[ \t]+(?P<dealer>{lexicon.NAME_RE}))?"
     rf"(?![\w'.\-]){_TAIL}"
-)
-
-
-_cards_line_re = lazy_pattern(
-    rf"(?P<kw>{_ci('deal')}|{_ci('reveal')})[ \t]+(?P<name>{lexicon.NAME_RE})[ \t]*:[ \t]*{_CARDS}{_TAIL}"
-)
-
-
-_layout_re = lazy_pattern(
-    rf"{_ci('layout')}(?P<entries>(?:[ \t]+{lexicon.PILE_RE}[ \t]*:[ \t]*{lexicon.CARD_RE})+){_TAIL}"
 )
 
 
@@ -212,44 +300,6 @@ def _fast_hand(line: str, path: str, lineno: int) -> Event | None:
                      m.start("dealer") + 1 if m["dealer"] else 0)
 
 
-def _fast_cards_line(line: str, path: str, lineno: int) -> Event | None:
-    m = _cards_line_re().fullmatch(line)
-    if m is None:
-        return None
-    words, cols = _words(m["cards"], m.start("cards") + 1)
-    cls = Deal if m["kw"][0] in "Dd" else Reveal
-    return cls(m["name"], tuple(map(_read_card, words)), Span(path, lineno, 1), _comment(m), tuple(cols),
-               m.start("name") + 1)
-
-
-def _fast_layout(line: str, path: str, lineno: int) -> Event | None:
-    m = _layout_re().fullmatch(line)
-    if m is None:
-        return None
-    # Each entry is PILE:CARD, with blanks allowed around the ':': as words, piles and cards in turn.
-    words, cols = _words(m["entries"].replace(":", " "), m.start("entries") + 1)
-    piles = tuple(zip(map(parse_pile, words[0::2]), map(_read_card, words[1::2])))
-    return Layout(piles, Span(path, lineno, 1), _comment(m), tuple(cols[0::2]))
-
-
-_read_card = functools.cache(parse_card)
-""":func:`~kcref.model.cards.parse_card` of a word the fast path's regexes took for a card,
-remembered: there are a few hundred spellings of the 52 cards, and a log uses a few of them."""
-
-
-def _words(text: str, at: int) -> tuple[list[str], list[int]]:
-    """The words of ``text`` between its blanks (spaces and tabs), and their columns, ``text``
-    starting at column ``at``."""
-    words: list[str] = []
-    cols: list[int] = []
-    for part in text.replace("\t", " ").split(" "):
-        if part:
-            words.append(part)
-            cols.append(at)
-        at += len(part) + 1
-    return words, cols
-
-
 def _fast_blocked(line: str, path: str, lineno: int) -> Event | None:
     m = _blocked_re().fullmatch(line)
     return None if m is None else Blocked(Span(path, lineno, 1), _comment(m))
@@ -265,10 +315,10 @@ def _fast_tag(line: str, path: str, lineno: int) -> Event | None:
 
 
 _BY_FIRST: dict[str, Callable[[str, str, int], Event | None]] = {
-    **dict.fromkeys("Hh", _fast_hand), **dict.fromkeys("DdRr", _fast_cards_line),
-    **dict.fromkeys("Ll", _fast_layout), **dict.fromkeys("Bb", _fast_blocked), "#": _fast_comment, "[": _fast_tag,
+    **dict.fromkeys("Hh", _fast_hand), **dict.fromkeys("Ll", _fast_layout), **dict.fromkeys("Bb", _fast_blocked),
+    "#": _fast_comment, "[": _fast_tag,
 }
-"""The fast reader of the lines other than turns that a first character may start."""
+"""The fast reader of the other lines, by their first character."""
 
 
 def fast_line(line: str, path: str, lineno: int) -> Event | None:
@@ -279,9 +329,12 @@ def fast_line(line: str, path: str, lineno: int) -> Event | None:
     head, colon, rest = line.partition(":")
     if colon:
         # A name whose first word is no keyword starts no other kind of line.
-        player = _name_cache.get(head) or _fast_name(head)
+        player = _turn_heads.get(head) or _turn_head(head)
         if player is not None:
             return _fast_turn(player, head, rest, path, lineno)
+        cards_head = _cards_head(head)
+        if cards_head is not None:
+            return _fast_cards(cards_head, len(head) + 2, rest, path, lineno)
     read = _BY_FIRST.get(line[:1])
     return None if read is None else read(line, path, lineno)
 
@@ -442,7 +495,7 @@ class _Short(NamedTuple):
 def _shortened(line: str) -> _Short | None:
     """The line with its runs of well-formed actions cut out, or None if nothing can be cut."""
     head, colon, rest = line.partition(":")
-    if not colon or _fast_name(head.lstrip(" \t")) is None:
+    if not colon or _turn_head(head.lstrip(" \t")) is None:
         return None
     hash_at = rest.find("#")
     pieces = (rest if hash_at < 0 else rest[:hash_at]).split(";")
@@ -453,11 +506,12 @@ def _shortened(line: str) -> _Short | None:
     offset = len(head) + 1 + len(pieces[0]) + 1  # where the second piece starts (0-based)
     run = -1
     for piece in pieces[1:-1]:  # each of these is followed by a ';'
-        hit = _piece_cache.get(piece) or _read_piece(piece)
+        hit = _piece(piece)
         if hit is not None:
+            action, blanks, _, _ = hit
             if run < 0:
                 run = offset
-            actions.append((hit.action, offset + hit.blanks + 1))
+            actions.append((action, offset + blanks + 1))
         elif run >= 0:
             cuts.append((run, offset - run))
             run = -1
@@ -527,7 +581,7 @@ class Run(NamedTuple):
 
 
 RUN_LENGTH = 512
-_RUN_KINDS = (Deal, Layout, Turn, Reveal, Blocked, Assertion)
+_RUN_KINDS = (Turn, Deal, Layout, Reveal, Blocked, Assertion)
 
 
 def read_lines(lines: Iterable[str], path: str = "<string>", trivia: bool = False,
