@@ -1,6 +1,6 @@
-"""The reader's fast paths agree with the normative grammar on every line, and reading never raises.
+"""The reader's fast path agrees with the normative grammar on every line, and reading never raises.
 
-A fast path may decline a line (return None) but whatever it returns must be exactly what the
+The fast path may decline a line (return None) but whatever it returns must be exactly what the
 grammar reads: the same event, and also the same span, columns and comment, which dataclass
 equality ignores and which are therefore compared field by field here.
 """
@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from kcref.model.diagnostics import Diagnostic
 from kcref.model.events import Event, Turn
-from kcref.notation.reader import fast_line, fast_turn, parse_line, read_lines, read_text
+from kcref.notation.reader import fast_line, parse_line, read_lines, read_text
 
 PATH = "fast.log"
 LINENO = 7
@@ -173,6 +173,10 @@ TRICKY = [
     "score Ann 12 # a: b", "pot 3#x:y", "Pot: pass", "chips Ann 3,Bob:4",
     '[Event"a"]', '[ Event\t"a#b" ]#c', '[Event "a\\"b"]', '[Event "a"]x', '[Event "a"] ]', '[1x "a"]',
     '[Event "a\r"]', '[Event "é ♠"]  # ok',
+    "layout N:QS:3D", "layout N :QS", "layout\tN:QS", "LAYOUT N:QS", "layoutN:QS", "layout N:QS  E:3D\t#c",
+    "layout N:Q♠\ufe0f", "layout K:QS", "deal Ann: 3H: 4C", "deal Ann:3H\t\t4C ", "deal  Ann : 3H", "reveal Ann:",
+    "Deal Ann: 3H#c", "deal Ann: 3H 4\u00a0C", "deal Ann Lee: 10H TH", "deal Ann: 3H4C", "reveal P1: K♠\ufe0f",
+    "deal dealer: 3H", "deal Ann #x: 3H",
 ]
 
 
@@ -180,30 +184,21 @@ TRICKY = [
 @given(lines)
 @example("P2: 8H->N; K♠\ufe0f->NE; draw")
 @example("Bob: 7C->E; draw KS; KS->SE # out")
-def test_fast_turn_agrees_with_grammar(line: str) -> None:
-    fast = fast_turn(line, PATH, LINENO)
-    assert fast is None or isinstance(fast, Turn)
-    _check_agrees(fast, line)
-
-
-@SETTINGS
-@given(lines)
 def test_fast_line_agrees_with_grammar(line: str) -> None:
     _check_agrees(fast_line(line, PATH, LINENO), line)
 
 
-def test_fast_paths_agree_on_tricky_lines() -> None:
+def test_fast_path_agrees_on_tricky_lines() -> None:
     """Lines that once split the fast path from the grammar (each was a real disagreement or crash)."""
     for line in TRICKY:
-        _check_agrees(fast_turn(line, PATH, LINENO), line)
         _check_agrees(fast_line(line, PATH, LINENO), line)
 
 
-def test_fast_paths_take_the_common_lines() -> None:
-    """The fast paths are not vacuous: every common kind of line goes through them."""
+def test_fast_path_takes_the_common_lines() -> None:
+    """The fast path is not vacuous: every common kind of line goes through it."""
     turns = ("P2: 8H->N; K♠->NE; draw", "Bob: 7C->E; draw KS; KS->SE # x", "Cy: pass", "Mary Jo: S->NW;")
     for line in turns:
-        assert fast_turn(line, PATH, LINENO) is not None, line
+        assert type(fast_line(line, PATH, LINENO)) is Turn, line
     others = ("hand 12 dealer Mary Jo", "hand", "deal Ann: 3H 7C QS 2D 9H 4S 5C", "reveal Bob: 9C # r",
               "layout N:5D E:JS S:KH W:2C NE:KC", "blocked", "# a comment", '[Players "Ann, Bob"]',
               '[Event "a#b"] # c')
@@ -239,7 +234,7 @@ def test_read_text_never_raises_on_near_valid_logs(parts: list[str], newline: st
     _check_read(bom + newline.join(parts))
 
 
-# --- the reader's own loop, whose inline paths read spaced turn, deal and layout lines -------------
+# --- whole logs, written mostly as logs are: single spaces, canonical spellings ---------------------
 SPACED_NAMES = ["Ann", "Bob", "Mary Jo", "P1", "deal", "hand Lee"]
 SPACED_ACTIONS = ["KH->NE", "10C->W", "W->S", "draw 4C", "draw", "pass", "Draw 5C", "DRAW 10S", "draw  9H", "9c->n"]
 SPACED_CARDS = ["9C", "10H", "KS", "AD", "TH", "9c", "Q♠", "2H"]

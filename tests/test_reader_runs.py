@@ -105,4 +105,3 @@ def test_the_quick_hand_lines_read_as_the_grammar_reads_them() -> None:
     for lineno, (item, line) in enumerate(zip(items, lines), 1):
         slow = reader.parse_line(line, "t.log", lineno)
         assert _fields(item) == _fields(slow), line
-    assert type(reader._spaced_hand("hand 12 dealer Ann", "t.log", 3)) is HandStart  # the quick path took it

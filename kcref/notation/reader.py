@@ -2,11 +2,12 @@
 
 Lines are read one at a time (bytes are cut into lines by :mod:`kcref.notation.textlines`,
 syntax errors are put in words by :mod:`kcref.notation.syntax_errors`), so a log of any size
-streams through in constant memory. Each line is parsed by the normative pyparsing grammar
-(:mod:`kcref.notation.grammar`), except that the common lines, the bulk of any log, first go
-through a fast path built from the same token definitions (:mod:`kcref.notation.lexicon`): it
-either produces exactly the event the grammar would, or declines and leaves the line to the
-grammar (a property test holds the two to that). The grammar, pyparsing and the syntax error
+streams through in constant memory. Each line goes first through :func:`fast_line`, a
+regular-expression fast path for the common kinds of line written without a leading blank (turn,
+hand, deal, reveal, layout, blocked, tag and comment lines), built from the grammar's token
+definitions (:mod:`kcref.notation.lexicon`). It either returns exactly the event the normative
+pyparsing grammar (:mod:`kcref.notation.grammar`) would, or declines, and the grammar reads the
+line (a property test holds the two to that). The grammar, pyparsing and the syntax error
 messages are imported only when a line needs them: most logs never do.
 """
 
@@ -16,12 +17,11 @@ import functools
 import re
 import sys
 from collections.abc import Callable, Iterable, Iterator
-from itertools import accumulate, chain
-from operator import itemgetter
-from typing import TYPE_CHECKING, Any, BinaryIO, NamedTuple
+from itertools import chain
+from typing import TYPE_CHECKING, Any, BinaryIO, NamedTuple, cast
 
 from ..files.discover import cannot_read
-from ..model.cards import DECK, Card, Pile, parse_card, parse_pile
+from ..model.cards import Card, Pile, parse_card, parse_pile
 from ..model.diagnostics import Diagnostic, diagnostic
 from ..model.events import (
     PASS,
@@ -43,9 +43,6 @@ from ..model.events import (
     Span,
     Tag,
     Turn,
-    read_deal,
-    read_hand_start,
-    read_layout,
     read_turn,
 )
 from ..model.patterns import lazy_pattern
@@ -62,10 +59,42 @@ Item = Event | Diagnostic
 BOM = "\ufeff"
 
 
-# --- the fast path for turn lines ------------------------------------------------------------
+# --- the fast path ------------------------------------------------------------------------------
+# Turn, deal and reveal lines, the bulk of a log, are cut at their first ':'. The head before it
+# says what the line is (a player's name: a turn; 'deal NAME' or 'reveal NAME': a deal or reveal
+# line), and what follows is cut into pieces: the actions between ';', the cards between blanks.
+# A log writes the same few heads and pieces again and again: each different one is read once,
+# by a regex made of the lexicon's tokens, and remembered (up to MEMORY of each kind). The other
+# lines are read by a regex each. A regex is compiled when a line first needs it.
 
-# Each regex is compiled when a line first needs it (compiling all of them would cost more than
-# reading a short log): the spellings most logs use are read without any (see _canonical_action).
+MEMORY = 10_000
+"""How many different readings of each kind (heads, actions, cards, layout entries) are remembered."""
+
+
+def _ci(word: str) -> str:
+    """A case-insensitive regex for a keyword, without re.IGNORECASE (which also folds 'K' to 'K')."""
+    return "".join(f"[{c.lower()}{c.upper()}]" for c in word)
+
+
+def _without_comment(text: str) -> tuple[str, str]:
+    """``text`` cut before its comment (from its first '#' on), and the comment without its trailing blanks."""
+    hash_at = text.find("#")
+    if hash_at < 0:
+        return text, ""
+    return text[:hash_at], text[hash_at:].rstrip()
+
+
+def _words(text: str, at: int) -> tuple[list[str], list[int]]:
+    """The words of ``text`` between its blanks (spaces and tabs), and their columns, ``text``
+    starting at column ``at``."""
+    words: list[str] = []
+    cols: list[int] = []
+    for part in text.replace("\t", " ").split(" "):
+        if part:
+            words.append(part)
+            cols.append(at)
+        at += len(part) + 1
+    return words, cols
 
 
 name_pattern = lazy_pattern(lexicon.NAME_RE)
@@ -74,8 +103,25 @@ name_pattern = lazy_pattern(lexicon.NAME_RE)
 
 def is_name(text: str) -> bool:
     """``text`` is spelled as a player's name may be (keywords aside): :data:`~kcref.notation.lexicon.NAME_RE`."""
-    # ASCII letters and digits are word characters: most names need no regex.
-    return (text.isascii() and text.isalnum()) or name_pattern().fullmatch(text) is not None
+    return name_pattern().fullmatch(text) is not None
+
+
+_KEYWORDS = frozenset(lexicon.KEYWORDS)
+_turn_heads: dict[str, str | None] = {}
+
+
+def _turn_head(head: str) -> str | None:
+    """The player's name a turn line's head spells, or None to decline."""
+    try:
+        return _turn_heads[head]
+    except KeyError:
+        pass
+    name = head.rstrip(" \t")
+    ok = is_name(name) and name.split(" ", 1)[0].lower() not in _KEYWORDS
+    result = name if ok else None
+    if len(_turn_heads) < MEMORY:
+        _turn_heads[head] = result
+    return result
 
 
 _action_re = lazy_pattern(
@@ -86,20 +132,24 @@ _action_re = lazy_pattern(
 )
 
 
-_KEYWORDS = frozenset(lexicon.KEYWORDS)
-_action_cache: dict[str, Action | None] = {}
-_name_cache: dict[str, str | None] = {}
+_Piece = tuple[Action, int, int, Card | None]
+"""The reading of a well-formed piece of a turn line (the text between two ';'): its action, the
+blanks before the action, the piece's width with the ';' after it, and the card of a written
+draw (``draw CARD``)."""
+
+_pieces: dict[str, _Piece | None] = {}
 
 
-def _fast_action(text: str) -> Action | None:
-    """The action an already stripped piece of a turn line spells, or None to decline."""
+def _piece(piece: str) -> _Piece | None:
+    """The reading of a piece of a turn line, or None to decline."""
     try:
-        return _action_cache[text]
+        return _pieces[piece]
     except KeyError:
         pass
-    action = _canonical_action(text)
-    m = None if action is not None else _action_re().fullmatch(text)
+    m = _action_re().fullmatch(piece.strip(" \t"))
+    result = None
     if m is not None:
+        action: Action
         if m["card"]:
             action = PlayCard(parse_card(m["card"]), parse_pile(m["dst"]))
         elif m["src"]:
@@ -108,120 +158,120 @@ def _fast_action(text: str) -> Action | None:
             action = Draw(parse_card(m["drawn"]) if m["drawn"] else None)
         else:
             action = PASS
-    if len(_action_cache) < 100_000:
-        _action_cache[text] = action
-    return action
-
-
-def _canonical_action(text: str) -> Action | None:
-    """The action of ``text`` written in canonical spellings (``KH->NE``, ``S->NW``, ``draw 4C``,
-    ``draw``, ``pass``), as :func:`_action_re` would read it; None for any other text."""
-    src, arrow, dst = text.partition("->")
-    if arrow:
-        pile = _CANONICAL_PILES.get(dst)
-        if pile is None:
-            return None
-        card = _CANONICAL_CARDS.get(src)
-        if card is not None:
-            return PlayCard(card, pile)
-        source = _CANONICAL_PILES.get(src)
-        return None if source is None else MovePile(source, pile)
-    if text.startswith("draw"):
-        if text == "draw":
-            return Draw(None)
-        card = _CANONICAL_CARDS.get(text[5:]) if text[4] == " " else None
-        return None if card is None else Draw(card)
-    return PASS if text == "pass" else None
-
-
-def _fast_name(head: str) -> str | None:
-    """The player name of a turn line's head (text before ':'), or None to decline."""
-    try:
-        return _name_cache[head]
-    except KeyError:
-        pass
-    name = head.rstrip(" \t")
-    ok = is_name(name) and name.split(" ", 1)[0].lower() not in _KEYWORDS
-    result = name if ok else None
-    if len(_name_cache) < 10_000:
-        _name_cache[head] = result
+        result = (action, len(piece) - len(piece.lstrip(" \t")), len(piece) + 1,
+                  action.card if type(action) is Draw else None)
+    if len(_pieces) < MEMORY:
+        _pieces[piece] = result
     return result
 
 
-class _Piece(NamedTuple):
-    """A well-formed piece of a turn line (the text between two ';'), read once."""
-
-    action: Action
-    blanks: int
-    """The blanks before the action."""
-    drawn: Card | None
-    """The card of a written draw (``draw CARD``)."""
-
-
-_piece_cache: dict[str, _Piece] = {}
-
-
-def _fast_piece(piece: str) -> _Piece | None:
-    """A piece of a turn line between ';' read, or None to decline."""
-    text = piece.strip(" \t")
-    action = _fast_action(text) if text else None
-    if action is None:
-        return None
-    hit = _Piece(action, len(piece) - len(piece.lstrip(" \t")), action.card if type(action) is Draw else None)
-    if len(_piece_cache) < 100_000:
-        _piece_cache[piece] = hit
-        if hit.blanks == 1:
-            _spaced_pieces[piece] = (action, len(piece) + 1, hit.drawn)
-    return hit
-
-
-_spaced_pieces: dict[str, tuple[Action, int, Card | None]] = {}
-"""The pieces read so far that have one blank before their action, as most logs write them
-(``Ann: KH->NE; draw 4C``), each with its width (its ';' included) and the card of a written
-draw: a turn line made of these is read in one short loop."""
-
-
-def fast_turn(line: str, path: str, lineno: int) -> Turn | None:
-    """Read a well-formed turn line quickly; None means "not sure, ask the grammar"."""
-    head, colon, rest = line.partition(":")
-    if not colon or not head or head[0] in " \t":
-        return None
-    player = _fast_name(head)
-    if player is None:
-        return None
-    comment = ""
-    hash_at = rest.find("#")
-    if hash_at >= 0:
-        comment = rest[hash_at:].rstrip()
-        rest = rest[:hash_at]
+def _fast_turn(player: str, head: str, rest: str, path: str, lineno: int) -> Turn | None:
+    """Read a turn line, ``head:rest`` (``player`` the name ``head`` spells); None means "not
+    sure, ask the grammar"."""
+    rest, comment = _without_comment(rest)
     pieces = rest.split(";")
-    if len(pieces) > 1 and not pieces[-1].strip(" \t"):
-        pieces.pop()  # one trailing ';' is allowed
     actions: list[Action] = []
     cols: list[int] = []
     drawn: tuple[Card, ...] = ()
-    offset = len(head) + 2  # 1-based column of the first character after ':'
-    get = _piece_cache.get
+    at = len(head) + 2  # the column where the piece starts, the first after ':'
     for piece in pieces:
-        hit = get(piece) or _fast_piece(piece)
+        hit = _pieces.get(piece) or _piece(piece)  # a piece read before costs no call
         if hit is None:
+            if len(actions) == len(pieces) - 1 > 0 and not piece.strip(" \t"):
+                break  # one trailing ';' is allowed
             return None
-        action, blanks, card = hit
+        action, blanks, width, card = hit
         if card is not None:
             drawn += (card,)
         actions.append(action)
-        cols.append(offset + blanks)
-        offset += len(piece) + 1
+        cols.append(at + blanks)
+        at += width
     return read_turn(player, tuple(actions), Span(path, lineno, 1), comment, tuple(cols), drawn)
 
 
-def _ci(word: str) -> str:
-    """A case-insensitive regex for a keyword, without re.IGNORECASE (which also folds 'K' to 'K')."""
-    return "".join(f"[{c.lower()}{c.upper()}]" for c in word)
+class _CardsHead(NamedTuple):
+    """The head of a deal or reveal line (the text before ':'), read."""
+
+    kind: type[Deal] | type[Reveal]
+    player: str
+    player_col: int
+
+
+_cards_head_re = lazy_pattern(rf"(?P<kw>{_ci('deal')}|{_ci('reveal')})[ \t]+(?P<name>{lexicon.NAME_RE})[ \t]*")
+_cards_heads: dict[str, _CardsHead | None] = {}
+
+
+def _cards_head(head: str) -> _CardsHead | None:
+    """The reading of a deal or reveal line's head, or None to decline."""
+    try:
+        return _cards_heads[head]
+    except KeyError:
+        pass
+    m = _cards_head_re().fullmatch(head)
+    result = None if m is None else _CardsHead(Deal if m["kw"][0] in "Dd" else Reveal, m["name"], m.start("name") + 1)
+    if len(_cards_heads) < MEMORY:
+        _cards_heads[head] = result
+    return result
+
+
+_card_re = lazy_pattern(lexicon.CARD_RE)
+_card_words: dict[str, Card | None] = {}
+
+
+def _card_word(word: str) -> Card | None:
+    """The card a word spells, or None."""
+    try:
+        return _card_words[word]
+    except KeyError:
+        pass
+    card = parse_card(word) if _card_re().fullmatch(word) else None
+    if len(_card_words) < MEMORY:
+        _card_words[word] = card
+    return card
+
+
+def _fast_cards(head: _CardsHead, at: int, rest: str, path: str, lineno: int) -> Event | None:
+    """Read a deal or reveal line, ``head`` the reading of the text before ':' and ``rest`` the
+    text after it, from column ``at`` on; None means "not sure, ask the grammar"."""
+    text, comment = _without_comment(rest)
+    words, cols = _words(text, at)
+    cards = tuple(map(_card_word, words))
+    if not cards or None in cards:
+        return None
+    return head.kind(head.player, cast("tuple[Card, ...]", cards), Span(path, lineno, 1), comment, tuple(cols),
+                     head.player_col)
+
+
+_entry_re = lazy_pattern(rf"(?P<pile>{lexicon.PILE_RE}):(?P<card>{lexicon.CARD_RE})")
+_entry_words: dict[str, tuple[Pile, Card] | None] = {}
+
+
+def _entry_word(word: str) -> tuple[Pile, Card] | None:
+    """The layout entry (``PILE:CARD``) a word spells, or None."""
+    try:
+        return _entry_words[word]
+    except KeyError:
+        pass
+    m = _entry_re().fullmatch(word)
+    entry = None if m is None else (parse_pile(m["pile"]), parse_card(m["card"]))
+    if len(_entry_words) < MEMORY:
+        _entry_words[word] = entry
+    return entry
+
+
+def _fast_layout(line: str, path: str, lineno: int) -> Event | None:
+    text, comment = _without_comment(line)
+    words, cols = _words(text, 1)
+    keyword = words[0]
+    if not (keyword.isascii() and keyword.lower() == "layout"):
+        return None
+    entries = tuple(map(_entry_word, words[1:]))
+    if not entries or None in entries:
+        return None
+    return Layout(cast("tuple[tuple[Pile, Card], ...]", entries), Span(path, lineno, 1), comment, tuple(cols[1:]))
 
 
 _TAIL = r"[ \t]*(?P<comment>#.*)?"
-_CARDS = rf"(?P<cards>{lexicon.CARD_RE}(?:[ \t]+{lexicon.CARD_RE})*)"
 
 
 _hand_re = lazy_pattern(
@@ -230,25 +280,11 @@ _hand_re = lazy_pattern(
 )
 
 
-_cards_line_re = lazy_pattern(
-    rf"(?P<kw>{_ci('deal')}|{_ci('reveal')})[ \t]+(?P<name>{lexicon.NAME_RE})[ \t]*:[ \t]*{_CARDS}{_TAIL}"
-)
-
-
-_entry_re = lazy_pattern(rf"(?P<pile>{lexicon.PILE_RE})[ \t]*:[ \t]*(?P<card>{lexicon.CARD_RE})")
-
-
-_layout_re = lazy_pattern(
-    rf"{_ci('layout')}(?P<entries>(?:[ \t]+{lexicon.PILE_RE}[ \t]*:[ \t]*{lexicon.CARD_RE})+){_TAIL}"
-)
-
-
 _blocked_re = lazy_pattern(rf"{_ci('blocked')}(?![\w'.\-]){_TAIL}")
 
 
 # A tag whose value holds no backslash (an escape is left to the grammar's QuotedString).
 _tag_re = lazy_pattern(rf'\[[ \t]*(?P<name>[A-Za-z][A-Za-z0-9_]*)[ \t]*"(?P<value>[^"\\\r\n]*)"[ \t]*\]{_TAIL}')
-_card_token_re = lazy_pattern(lexicon.CARD_RE)
 
 
 def _comment(m: re.Match[str]) -> str:
@@ -264,69 +300,7 @@ def _fast_hand(line: str, path: str, lineno: int) -> Event | None:
                      m.start("dealer") + 1 if m["dealer"] else 0)
 
 
-def _fast_cards_line(line: str, path: str, lineno: int) -> Event | None:
-    m = _cards_line_re().fullmatch(line)
-    if m is None:
-        return None
-    text, at = m["cards"], m.start("cards") + 1
-    words = text.split(" ")
-    if "" in words or "\t" in text:  # not one space between cards: ask the regex where each stands
-        toks = list(_card_token_re().finditer(text))
-        cards, cols = tuple(parse_card(t.group()) for t in toks), tuple(at + t.start() for t in toks)
-    else:
-        cards, cols = tuple(map(parse_card, words)), _spaced_cols(words, at)
-    cls = Deal if m["kw"][0] in "Dd" else Reveal
-    return cls(m["name"], cards, Span(path, lineno, 1), _comment(m), cols, m.start("name") + 1)
-
-
-def _spaced_cols(words: list[str], at: int) -> tuple[int, ...]:
-    """The columns of ``words`` written one space apart from column ``at`` on."""
-    return tuple(accumulate(map(_PLUS_ONE, map(len, words[:-1])), initial=at))
-
-
-def _shaped_cols(text: str, at: int) -> tuple[int, ...]:
-    """The columns of the words of ``text``, ASCII words one space apart, from column ``at`` on.
-
-    A log's deal and layout lines come in few shapes (where the spaces fall): the columns of
-    each shape are worked out once, and the shape is found without a Python step per word."""
-    key = (at, text.encode().translate(_SHAPE))
-    cols = _cols_seen.get(key)
-    if cols is None:
-        cols = _spaced_cols(text.split(" "), at)
-        if len(_cols_seen) < 10_000:
-            _cols_seen[key] = cols
-    return cols
-
-
-_SHAPE = bytes(b if b == 0x20 else 0x78 for b in range(256))
-"""A space stays a space, any other byte becomes an ``x``."""
-_cols_seen: dict[tuple[int, bytes], tuple[int, ...]] = {}
-_PLUS_ONE = (1).__add__
-"""A word and the space after it, without a Python call per word."""
-
-_span = tuple.__new__
-"""``Span(path, line, col)`` without the Python-level ``__new__`` of a NamedTuple."""
-
-
-def _fast_layout(line: str, path: str, lineno: int) -> Event | None:
-    m = _layout_re().fullmatch(line)
-    if m is None:
-        return None
-    text, at = m["entries"], m.start("entries") + 1
-    if "\t" in text or "  " in text or " :" in text or ": " in text:  # ask the regex where each stands
-        entries = list(_entry_re().finditer(text))
-        piles = tuple((parse_pile(e["pile"]), parse_card(e["card"])) for e in entries)
-        cols = tuple(at + e.start() for e in entries)
-    else:  # " N:QS E:3D S:QD W:JC"
-        words = text[1:].split(" ")
-        piles = tuple((parse_pile(p), parse_card(c)) for p, c in (w.split(":") for w in words))
-        cols = _spaced_cols(words, at + 1)
-    return Layout(piles, Span(path, lineno, 1), _comment(m), cols)
-
-
 def _fast_blocked(line: str, path: str, lineno: int) -> Event | None:
-    if line == "blocked":
-        return Blocked(Span(path, lineno, 1), "")
     m = _blocked_re().fullmatch(line)
     return None if m is None else Blocked(Span(path, lineno, 1), _comment(m))
 
@@ -336,21 +310,15 @@ def _fast_comment(line: str, path: str, lineno: int) -> Event | None:
 
 
 def _fast_tag(line: str, path: str, lineno: int) -> Event | None:
-    if line.endswith('"]'):  # [Name "value"], as most tags are written: no regex
-        name, quote, value = line[1:-2].partition(' "')
-        if (quote and name.isascii() and name[:1].isalpha() and name.replace("_", "a").isalnum()
-                and '"' not in value and "\\" not in value and "\r" not in value and "\n" not in value):
-            return Tag(name, value, Span(path, lineno, 1), "")
     m = _tag_re().fullmatch(line)
     return None if m is None else Tag(m["name"], m["value"], Span(path, lineno, 1), _comment(m))
 
 
 _BY_FIRST: dict[str, Callable[[str, str, int], Event | None]] = {
-    **dict.fromkeys("Hh", _fast_hand), **dict.fromkeys("DdRr", _fast_cards_line),
-    **dict.fromkeys("Ll", _fast_layout), **dict.fromkeys("Bb", _fast_blocked), "#": _fast_comment, "[": _fast_tag,
+    **dict.fromkeys("Hh", _fast_hand), **dict.fromkeys("Ll", _fast_layout), **dict.fromkeys("Bb", _fast_blocked),
+    "#": _fast_comment, "[": _fast_tag,
 }
-"""The fast reader of the lines a first character may start; a turn line may start with any
-of these letters too (``Dee: pass``)."""
+"""The fast reader of the other lines, by their first character."""
 
 
 def fast_line(line: str, path: str, lineno: int) -> Event | None:
@@ -358,99 +326,17 @@ def fast_line(line: str, path: str, lineno: int) -> Event | None:
 
     Lines starting with blanks and anything unusual are left to the grammar.
     """
-    first = line[:1]
-    read = _BY_FIRST.get(first)
-    if read is not None:
-        event = read(line, path, lineno)
-        if event is not None or first in "#[":
-            return event
-    if first in " \t" or ":" not in line:
-        return None
-    return fast_turn(line, path, lineno)
-
-
-# --- the bulk of a log ------------------------------------------------------------------------
-# Most lines are written the same way: single spaces, canonical spellings, a player already met.
-# These are read here as fast_line would read them, with as few Python steps per action or card
-# as can be; anything else goes to fast_line (the test of the reader holds the two to the grammar).
-
-
-def _other_line(line: str, head: str, colon: str, rest: str, path: str, lineno: int, trivia: bool) -> Item | None:
-    """Read a line that is not a turn of a known player (``line.partition(":")`` is ``head,
-    colon, rest``): through a fast path if one takes it, else as :func:`_slow_line`."""
-    event: Event | None = None
-    if colon and head.startswith("deal "):
-        event = _spaced_deal(head, rest, path, lineno)
-    elif line.startswith("layout "):
-        event = _spaced_layout(line, path, lineno)
-    elif line.startswith("hand "):
-        event = _spaced_hand(line, path, lineno)
-    return event or _declined(line, path, lineno, trivia)
-
-
-def _declined(line: str, path: str, lineno: int, trivia: bool) -> Item | None:
-    """A line the quickest paths declined, read by :func:`fast_line` or else as :func:`_slow_line`."""
-    return fast_line(line, path, lineno) or _slow_line(line, path, lineno, trivia)
-
-
-def _spaced_deal(head: str, rest: str, path: str, lineno: int) -> Event | None:
-    """``deal NAME: CARD CARD ...``, the name known, each card in its canonical spelling (``10H``,
-    ``QS``); None to decline."""
-    name = head[5:]
-    if rest[:1] != " " or "#" in rest or (_name_cache.get(name) != name and _fast_name(name) != name):
-        return None
-    text = rest[1:]
-    words = text.split(" ")
-    try:  # a KeyError for any word not a card's canonical spelling, "" included
-        cards = itemgetter(*words)(_CANONICAL_CARDS) if len(words) > 1 else (_CANONICAL_CARDS[text],)
-    except KeyError:
-        return None
-    # Without a ten every card is two characters: the line's length says where each stands.
-    cols = _shaped_cols(text, len(head) + 3) if "1" in text else _two_wide(len(words), len(head) + 3)
-    return read_deal(name, cards, _span(Span, (path, lineno, 1)), "", cols, 6)
-
-
-def _spaced_layout(line: str, path: str, lineno: int) -> Event | None:
-    """``layout N:CARD E:CARD ...``, each entry in its canonical spelling (``N:10H``); None to decline."""
-    if "#" in line:
-        return None
-    text = line[7:]
-    words = text.split(" ")
-    try:
-        piles = itemgetter(*words)(_CANONICAL_ENTRIES) if len(words) > 1 else (_CANONICAL_ENTRIES[text],)
-    except KeyError:
-        return None
-    return read_layout(piles, _span(Span, (path, lineno, 1)), "", _shaped_cols(text, 8))
-
-
-def _spaced_hand(line: str, path: str, lineno: int) -> Event | None:
-    """``hand NUMBER dealer NAME``: up to 9 ASCII digits (as the grammar's hand number), a known
-    name; None to decline."""
-    parts = line.split(" ", 3)
-    number = parts[1]
-    if not (number.isdigit() and number.isascii() and len(number) <= 9):
-        return None
-    if len(parts) == 4:
-        _, _, word, dealer = parts
-        if word == "dealer" and (_name_cache.get(dealer) == dealer or _fast_name(dealer) == dealer):
-            return read_hand_start(int(number), dealer, _span(Span, (path, lineno, 1)), "", len(number) + 14)
-    elif len(parts) == 2:  # hand NUMBER
-        return read_hand_start(int(number), None, _span(Span, (path, lineno, 1)), "", 0)
-    return None
-
-
-_CANONICAL_CARDS = {card.text(): card for card in DECK}
-_CANONICAL_ENTRIES = {f"{pile.value}:{card.text()}": (pile, card) for pile in Pile for card in DECK}
-"""Each card and each layout entry by its canonical spelling (``10H``, ``N:10H``); the words of
-a line are looked up by one ``itemgetter`` call, cheaper than a map."""
-_CANONICAL_PILES = {pile.value: pile for pile in Pile}
-"""Each pile by its canonical spelling (``N``, ``NE``), for :func:`_canonical_action`."""
-
-
-@functools.lru_cache(maxsize=256)
-def _two_wide(count: int, at: int) -> tuple[int, ...]:
-    """The columns of ``count`` words of two characters one space apart, from column ``at`` on."""
-    return tuple(range(at, at + 3 * count, 3))
+    head, colon, rest = line.partition(":")
+    if colon:
+        # A name whose first word is no keyword starts no other kind of line.
+        player = _turn_heads.get(head) or _turn_head(head)
+        if player is not None:
+            return _fast_turn(player, head, rest, path, lineno)
+        cards_head = _cards_head(head)
+        if cards_head is not None:
+            return _fast_cards(cards_head, len(head) + 2, rest, path, lineno)
+    read = _BY_FIRST.get(line[:1])
+    return None if read is None else read(line, path, lineno)
 
 
 # --- the grammar path ----------------------------------------------------------------------------
@@ -587,9 +473,9 @@ def _line_event(result: pp.ParseResults, path: str, lineno: int) -> Event | None
 
 
 # --- long turn lines in linear time -----------------------------------------------------------
-# The grammar takes tens of microseconds per action, so a long turn line that the fast path
-# declines (a leading blank, one typo) would take seconds. Such a line is shortened first: each
-# run of actions that the fast path reads is cut out (from a turn line's second action on), the
+# The grammar is slow per action, so a long turn line that the fast path declines (a leading
+# blank, one typo) would hold the reader up. Such a line is shortened first: each run of actions
+# that the fast path's piece reader takes is cut out (from a turn line's second action on), the
 # grammar reads what is left, and the cut actions and all columns are put back. After a ';' the
 # grammar is in the same state whatever came before, so it accepts or rejects the short line
 # exactly as the long one, at the same place once columns are shifted back.
@@ -609,7 +495,7 @@ class _Short(NamedTuple):
 def _shortened(line: str) -> _Short | None:
     """The line with its runs of well-formed actions cut out, or None if nothing can be cut."""
     head, colon, rest = line.partition(":")
-    if not colon or _fast_name(head.lstrip(" \t")) is None:
+    if not colon or _turn_head(head.lstrip(" \t")) is None:
         return None
     hash_at = rest.find("#")
     pieces = (rest if hash_at < 0 else rest[:hash_at]).split(";")
@@ -619,13 +505,13 @@ def _shortened(line: str) -> _Short | None:
     actions: list[tuple[Action, int]] = []
     offset = len(head) + 1 + len(pieces[0]) + 1  # where the second piece starts (0-based)
     run = -1
-    get = _piece_cache.get
     for piece in pieces[1:-1]:  # each of these is followed by a ';'
-        hit = get(piece) or _fast_piece(piece)
+        hit = _piece(piece)
         if hit is not None:
+            action, blanks, _, _ = hit
             if run < 0:
                 run = offset
-            actions.append((hit[0], offset + hit[1] + 1))
+            actions.append((action, offset + blanks + 1))
         elif run >= 0:
             cuts.append((run, offset - run))
             run = -1
@@ -695,7 +581,7 @@ class Run(NamedTuple):
 
 
 RUN_LENGTH = 512
-_RUN_KINDS = frozenset({Deal, Layout, Turn, Reveal, Blocked, Assertion})
+_RUN_KINDS = (Turn, Deal, Layout, Reveal, Blocked, Assertion)
 
 
 def read_lines(lines: Iterable[str], path: str = "<string>", trivia: bool = False,
@@ -708,109 +594,70 @@ def read_lines(lines: Iterable[str], path: str = "<string>", trivia: bool = Fals
     a hand's lines all at once, before its next ``hand`` line or the end of the reading is.
     """
     unended = (line.rstrip("\r\n") if type(line) is str else line for line in lines)
-    return _reading(unended, path, trivia, keep, False, first)  # type: ignore[return-value]
+    return _reading(unended, path, trivia, keep, first)
 
 
-def _reading(  # noqa: C901  # the hot loop, kept in one frame: a known player's turn line costs no call
-        lines: Iterable[str | Diagnostic], path: str, trivia: bool, keep: SourceLines | None,
-        runs: bool, first: int = 1) -> Iterator[Item | Run]:
-    """:func:`read_lines` of lines without their line ends; with ``runs``, the events of a
-    hand's body come in :class:`Run` values."""
+def _reading(lines: Iterable[str | Diagnostic], path: str, trivia: bool, keep: SourceLines | None,
+             first: int = 1) -> Iterator[Item]:
+    """:func:`read_lines` of lines without their line ends, among which the byte reader's
+    diagnostics may come."""
     lineno = first - 1
     kept: dict[int, str] = {}
-    # The run under way: its events, its turns' actions, its events with a suppression mark.
-    run: list[Event] = []
-    counted = 0
-    marked: list[Event] = []
-    mark = lexicon.SUPPRESSION_MARK
-    plain = _RUN_KINDS if runs else frozenset()
-    unsaid = frozenset({type(None)} if trivia else {type(None), Comment})
-    names, known = _name_cache, _spaced_pieces
-    for raw in _without_bom(lines):
-        if type(raw) is str:
-            lineno += 1
-            line = raw
-            # The turn of a known player first, the commonest line (a line without ':' that is
-            # a player's name alone goes to the grammar all the same), read here when its pieces
-            # are all in _spaced_pieces; else by fast_turn or the grammar.
-            head, colon, rest = line.partition(":")
-            player = names.get(head)
-            if player is not None:
-                hash_at = rest.find("#")
-                if hash_at >= 0:
-                    comment = rest[hash_at:].rstrip()
-                    rest = rest[:hash_at]
-                else:
-                    comment = ""
-                actions: list[Action] = []
-                cols: list[int] = []
-                drawn: tuple[Card, ...] = ()
-                at = len(head) + 3  # the column of the first action, after ': '
-                try:
-                    for piece in rest.split(";"):
-                        action, width, card = known[piece]
-                        if card is not None:
-                            drawn += (card,)
-                        actions.append(action)
-                        cols.append(at)
-                        at += width
-                except KeyError:
-                    item = fast_turn(line, path, lineno) or parse_line(line, path, lineno)
-                else:
-                    item = read_turn(player, tuple(actions), _span(Span, (path, lineno, 1)), comment, tuple(cols),
-                                     drawn)
-                    if keep is not None:
-                        kept[lineno] = line
-                    if runs:
-                        run.append(item)
-                        counted += len(actions)
-                        if comment and mark in comment:
-                            marked.append(item)
-                        if len(run) >= RUN_LENGTH:
-                            yield Run(run, counted, marked)
-                            run, counted, marked = [], 0, []
-                        continue
-                    yield item  # not reading in runs: no run is ever open
-                    continue
-            elif colon and head.startswith("deal "):  # the next commonest line
-                item = _spaced_deal(head, rest, path, lineno) or _declined(line, path, lineno, trivia)
-            elif not line and not trivia:  # a blank line is neither read nor kept
-                continue
-            else:
-                item = _other_line(line, head, colon, rest, path, lineno, trivia)
-            if item is _BLANK:
-                continue
-            kind = type(item)
-            if keep is not None and kind is not Blank:
-                if kind is HandStart:
-                    keep.add_lines(kept)
-                    kept = {}
-                    keep.hand(lineno)
-                kept[lineno] = line
-            if kind in plain:
-                run.append(item)  # type: ignore[arg-type]
-                if kind is Turn:
-                    counted += len(item.actions)  # type: ignore[union-attr]
-                if mark in item.comment:  # type: ignore[union-attr]
-                    marked.append(item)  # type: ignore[arg-type]
-                if len(run) >= RUN_LENGTH:
-                    yield Run(run, counted, marked)
-                    run, counted, marked = [], 0, []
-                continue
-            if kind in unsaid:
-                continue
-        else:
+    # Without trivia, comment lines are read (and kept) but not handed on.
+    withheld_kinds = frozenset() if trivia else frozenset({Comment})
+    for line in _without_bom(lines):
+        if not isinstance(line, str):
             # A diagnostic from the byte reader: a skipped line (KC005) or the end of the reading.
-            lineno = max(lineno, raw.line)  # type: ignore[union-attr]
-            item = raw  # type: ignore[assignment]
-        if run:
-            yield Run(run, counted, marked)
-            run, counted, marked = [], 0, []
-        yield item  # type: ignore[misc]  # not None: see unsaid
-    if run:
-        yield Run(run, counted, marked)
+            lineno = max(lineno, line.line)
+            yield line
+            continue
+        lineno += 1
+        item = fast_line(line, path, lineno) or _slow_line(line, path, lineno, trivia)
+        if item is None:
+            continue
+        kind = type(item)
+        if keep is not None and kind is not Blank:
+            if kind is HandStart:
+                keep.add_lines(kept)
+                kept = {}
+                keep.hand(lineno)
+            kept[lineno] = line
+        if kind not in withheld_kinds:
+            yield item
     if keep is not None:
         keep.add_lines(kept)
+
+
+def _slow_line(line: str, path: str, lineno: int, trivia: bool) -> Item | None:
+    """A line :func:`fast_line` declined: a blank one (a :class:`Blank` with ``trivia``, else
+    None: neither read nor kept), or one for the grammar (:func:`parse_line`)."""
+    if not line.strip(" \t\r"):
+        return Blank(Span(path, lineno, 1)) if trivia else None
+    return parse_line(line, path, lineno)
+
+
+def _in_runs(items: Iterable[Item]) -> Iterator[Item | Run]:
+    """``items``, the events of consecutive lines of a hand's body gathered in :class:`Run` values."""
+    run: list[Event] = []
+    actions = 0
+    marked: list[Event] = []
+    for item in items:
+        if isinstance(item, _RUN_KINDS):
+            run.append(item)
+            if isinstance(item, Turn):
+                actions += len(item.actions)
+            if lexicon.SUPPRESSION_MARK in item.comment:
+                marked.append(item)
+            if len(run) >= RUN_LENGTH:
+                yield Run(run, actions, marked)
+                run, actions, marked = [], 0, []
+            continue
+        if run:
+            yield Run(run, actions, marked)
+            run, actions, marked = [], 0, []
+        yield item
+    if run:
+        yield Run(run, actions, marked)
 
 
 def _without_bom(lines: Iterable[str | Diagnostic]) -> Iterator[str | Diagnostic]:
@@ -821,18 +668,6 @@ def _without_bom(lines: Iterable[str | Diagnostic]) -> Iterator[str | Diagnostic
             first = first[1:]
         return chain((first,), lines)
     return lines
-
-
-_BLANK = Blank(Span("", 0, 0))
-"""What :func:`_slow_line` says of a blank line outside ``trivia``: it is neither read nor kept."""
-
-
-def _slow_line(line: str, path: str, lineno: int, trivia: bool) -> Item | None:
-    """A line the fast paths declined: a blank one (a Blank event with ``trivia``, else
-    :data:`_BLANK`), or one for the grammar."""
-    if not line.strip(" \t\r"):
-        return Blank(Span(path, lineno, 1)) if trivia else _BLANK
-    return parse_line(line, path, lineno)
 
 
 _line_end_re = lazy_pattern(r"\r\n?|\n")
@@ -849,7 +684,7 @@ def split_lines(text: str) -> list[str]:
 def read_text(text: str, path: str = "<string>", trivia: bool = False,
               keep: SourceLines | None = None) -> Iterator[Item]:
     """Read a whole log held in a string."""
-    return _reading(split_lines(text), path, trivia, keep, False)  # type: ignore[return-value]
+    return _reading(split_lines(text), path, trivia, keep)
 
 
 def read_stream(stream: BinaryIO, path: str, trivia: bool = False,
@@ -860,23 +695,23 @@ def read_stream(stream: BinaryIO, path: str, trivia: bool = False,
     shrinks while it is read (KC006) ends the reading with a diagnostic: what follows cannot be
     trusted to be a log. A line longer than 64 KiB is skipped with a KC005.
     """
-    return _reading(text_lines(stream, path), path, trivia, keep, False)  # type: ignore[return-value]
+    return _reading(text_lines(stream, path), path, trivia, keep)
 
 
 def read_file(path: str, trivia: bool = False, keep: SourceLines | None = None) -> Iterator[Item]:
     """Read the log at ``path`` (``-`` is standard input). Unreadable input becomes a diagnostic."""
-    return _file(path, trivia, keep, False)  # type: ignore[return-value]
+    return _file(path, trivia, keep)
 
 
 def read_runs(source: str | BinaryIO, path: str, keep: SourceLines | None = None) -> Iterator[Item | Run]:
     """Read a log as :func:`read_file` (``source`` a path) or :func:`read_stream` (a binary
     stream) would, without trivia, the events of each hand's body in :class:`Run` values."""
     if isinstance(source, str):
-        return _file(source, False, keep, True)
-    return _reading(text_lines(source, path), path, False, keep, True)
+        return _in_runs(_file(source, False, keep))
+    return _in_runs(_reading(text_lines(source, path), path, False, keep))
 
 
-def _file(path: str, trivia: bool, keep: SourceLines | None, runs: bool) -> Iterator[Item | Run]:
+def _file(path: str, trivia: bool, keep: SourceLines | None) -> Iterator[Item]:
     try:
         stream: BinaryIO = sys.stdin.buffer if path == "-" else open(path, "rb")  # noqa: SIM115
     except OSError as exc:
@@ -884,7 +719,7 @@ def _file(path: str, trivia: bool, keep: SourceLines | None, runs: bool) -> Iter
         return
     try:
         name = "<stdin>" if path == "-" else path
-        yield from _reading(text_lines(stream, name), name, trivia, keep, runs)
+        yield from _reading(text_lines(stream, name), name, trivia, keep)
     finally:
         if path != "-":
             stream.close()
