@@ -43,10 +43,6 @@ from ..model.events import (
     Span,
     Tag,
     Turn,
-    read_deal,
-    read_hand_start,
-    read_layout,
-    read_turn,
 )
 from ..model.patterns import lazy_pattern
 from . import lexicon
@@ -199,20 +195,17 @@ def fast_turn(line: str, path: str, lineno: int) -> Turn | None:
         pieces.pop()  # one trailing ';' is allowed
     actions: list[Action] = []
     cols: list[int] = []
-    drawn: tuple[Card, ...] = ()
     offset = len(head) + 2  # 1-based column of the first character after ':'
     get = _piece_cache.get
     for piece in pieces:
         hit = get(piece) or _fast_piece(piece)
         if hit is None:
             return None
-        action, blanks, card = hit
-        if card is not None:
-            drawn += (card,)
+        action, blanks, _ = hit
         actions.append(action)
         cols.append(offset + blanks)
         offset += len(piece) + 1
-    return read_turn(player, tuple(actions), Span(path, lineno, 1), comment, tuple(cols), drawn)
+    return Turn(player, tuple(actions), Span(path, lineno, 1), comment, tuple(cols))
 
 
 def _ci(word: str) -> str:
@@ -303,9 +296,6 @@ _SHAPE = bytes(b if b == 0x20 else 0x78 for b in range(256))
 _cols_seen: dict[tuple[int, bytes], tuple[int, ...]] = {}
 _PLUS_ONE = (1).__add__
 """A word and the space after it, without a Python call per word."""
-
-_span = tuple.__new__
-"""``Span(path, line, col)`` without the Python-level ``__new__`` of a NamedTuple."""
 
 
 def _fast_layout(line: str, path: str, lineno: int) -> Event | None:
@@ -407,7 +397,7 @@ def _spaced_deal(head: str, rest: str, path: str, lineno: int) -> Event | None:
         return None
     # Without a ten every card is two characters: the line's length says where each stands.
     cols = _shaped_cols(text, len(head) + 3) if "1" in text else _two_wide(len(words), len(head) + 3)
-    return read_deal(name, cards, _span(Span, (path, lineno, 1)), "", cols, 6)
+    return Deal(name, cards, Span(path, lineno, 1), "", cols, 6)
 
 
 def _spaced_layout(line: str, path: str, lineno: int) -> Event | None:
@@ -420,7 +410,7 @@ def _spaced_layout(line: str, path: str, lineno: int) -> Event | None:
         piles = itemgetter(*words)(_CANONICAL_ENTRIES) if len(words) > 1 else (_CANONICAL_ENTRIES[text],)
     except KeyError:
         return None
-    return read_layout(piles, _span(Span, (path, lineno, 1)), "", _shaped_cols(text, 8))
+    return Layout(piles, Span(path, lineno, 1), "", _shaped_cols(text, 8))
 
 
 def _spaced_hand(line: str, path: str, lineno: int) -> Event | None:
@@ -433,9 +423,9 @@ def _spaced_hand(line: str, path: str, lineno: int) -> Event | None:
     if len(parts) == 4:
         _, _, word, dealer = parts
         if word == "dealer" and (_name_cache.get(dealer) == dealer or _fast_name(dealer) == dealer):
-            return read_hand_start(int(number), dealer, _span(Span, (path, lineno, 1)), "", len(number) + 14)
+            return HandStart(int(number), dealer, Span(path, lineno, 1), "", len(number) + 14)
     elif len(parts) == 2:  # hand NUMBER
-        return read_hand_start(int(number), None, _span(Span, (path, lineno, 1)), "", 0)
+        return HandStart(int(number), None, Span(path, lineno, 1), "", 0)
     return None
 
 
@@ -744,21 +734,17 @@ def _reading(  # noqa: C901  # the hot loop, kept in one frame: a known player's
                     comment = ""
                 actions: list[Action] = []
                 cols: list[int] = []
-                drawn: tuple[Card, ...] = ()
                 at = len(head) + 3  # the column of the first action, after ': '
                 try:
                     for piece in rest.split(";"):
-                        action, width, card = known[piece]
-                        if card is not None:
-                            drawn += (card,)
+                        action, width, _ = known[piece]
                         actions.append(action)
                         cols.append(at)
                         at += width
                 except KeyError:
                     item = fast_turn(line, path, lineno) or parse_line(line, path, lineno)
                 else:
-                    item = read_turn(player, tuple(actions), _span(Span, (path, lineno, 1)), comment, tuple(cols),
-                                     drawn)
+                    item = Turn(player, tuple(actions), Span(path, lineno, 1), comment, tuple(cols))
                     if keep is not None:
                         kept[lineno] = line
                     if runs:
