@@ -131,11 +131,6 @@ class Turn:
     """Column of each action."""
 
 
-def written_draws(actions: tuple[Action, ...]) -> tuple[Card, ...]:
-    """The cards of the ``draw CARD`` actions among ``actions``, in order."""
-    return tuple(a.card for a in actions if type(a) is Draw and a.card is not None)
-
-
 def written_draw_steps(actions: tuple[Action, ...]) -> tuple[int, ...]:
     """The positions of the ``draw CARD`` actions among ``actions``."""
     return tuple(i for i, a in enumerate(actions) if type(a) is Draw and a.card is not None)
