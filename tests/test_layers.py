@@ -90,3 +90,42 @@ def test_the_checker_sees_an_upward_import() -> None:
     found = _imports(PACKAGE / "model" / "cards.py", source)
     assert {"kcref.output", "kcref.output.chart", "kcref.cli"} <= found
     assert not _imports(PACKAGE / "model" / "cards.py", "from .clip import clip\n") - {"kcref.model.clip"}
+
+
+def _circle(graph: dict[str, set[str]]) -> list[str] | None:
+    """A path of imports that comes back to where it started, if there is one."""
+    done: set[str] = set()
+    path: list[str] = []
+
+    def visit(module: str) -> list[str] | None:
+        if module in path:
+            return path[path.index(module):] + [module]
+        if module in done:
+            return None
+        path.append(module)
+        for imported in sorted(graph.get(module, ())):
+            found = visit(imported)
+            if found is not None:
+                return found
+        path.pop()
+        done.add(module)
+        return None
+
+    for module in sorted(graph):
+        found = visit(module)
+        if found is not None:
+            return found
+    return None
+
+
+def test_no_import_circle() -> None:
+    """No module imports, even lazily or for type checking only, one that imports it back
+    (through any number of modules): each pair of rooms has one direction."""
+    graph = {_module_name(p): _imports(p) for p in SOURCES}
+    assert _circle(graph) is None, " -> ".join(_circle(graph) or [])
+
+
+def test_the_checker_sees_an_import_circle() -> None:
+    graph = {"kcref.a": {"kcref.b"}, "kcref.b": {"kcref.c"}, "kcref.c": {"kcref.a", "kcref.d"}, "kcref.d": set()}
+    assert _circle(graph) == ["kcref.a", "kcref.b", "kcref.c", "kcref.a"]
+    assert _circle({"kcref.a": {"kcref.b"}, "kcref.b": set()}) is None

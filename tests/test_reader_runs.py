@@ -13,7 +13,6 @@ import pytest
 
 from kcref.engine.bots import play_log
 from kcref.model.diagnostics import Diagnostic
-from kcref.model.events import HandStart, Span, read_hand_start
 from kcref.notation import reader
 from kcref.notation.lexicon import SUPPRESSION_MARK
 from kcref.notation.reader import RUN_LENGTH, Run, read_runs, read_stream, read_text
@@ -82,15 +81,6 @@ def test_a_hand_too_long_is_cut_at_the_same_line_in_runs(monkeypatch: pytest.Mon
     plain = list(iter_hands(read_text(text, "t.log"), "t.log"))
     assert any(isinstance(i, Diagnostic) and i.code == "KC505" for i in plain)
     assert list(iter_hands(read_runs(text_stream(text), "t.log"), "t.log")) == plain
-
-
-def test_the_quick_hand_line_is_the_constructed_one() -> None:
-    span = Span("t.log", 4, 1)
-    quick, made = read_hand_start(12, "Mary Jo", span, "", 16), HandStart(12, "Mary Jo", span, "", 16)
-    assert type(quick) is HandStart and dataclasses.astuple(quick) == dataclasses.astuple(made)
-    assert hash(quick) == hash(made)
-    with pytest.raises(dataclasses.FrozenInstanceError):
-        quick.span = span  # type: ignore[misc]
 
 
 HAND_LINES = ["hand 12 dealer Ann", "hand 007 dealer Ann", "hand 123456789 dealer Mary Jo", "hand 1234567890 dealer Ann",

@@ -1,19 +1,17 @@
 """Typed events read from a log: one per meaningful line, each knowing where it came from.
 
-Events are immutable values: frozen dataclasses (made by :func:`kcref.model.frozen.frozen`).
-The source position (``span``) and the columns of sub-parts are excluded from equality, so two
-logs that say the same thing read as equal events even when their spacing differs (this is what
-``read(fmt(x)) == read(x)`` means).
+Events are immutable values: frozen, slotted dataclasses. The source position (``span``) and
+the columns of sub-parts are excluded from equality, so two logs that say the same thing read
+as equal events even when their spacing differs (this is what ``read(fmt(x)) == read(x)`` means).
 """
 
 from __future__ import annotations
 
 import enum
-from dataclasses import field
-from typing import NamedTuple, TypeVar
+from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from .cards import Card, Pile
-from .frozen import Frozen, frozen
 
 
 class Span(NamedTuple):
@@ -75,8 +73,8 @@ PASS = Pass()
 # --- line events --------------------------------------------------------------------------------
 
 
-@frozen(slots=True)
-class Tag(Frozen):
+@dataclass(frozen=True, slots=True)
+class Tag:
     """``[Name "value"]``: a header that applies to the hands after it."""
 
     name: str
@@ -85,8 +83,8 @@ class Tag(Frozen):
     comment: str = ""
 
 
-@frozen(slots=True)
-class HandStart(Frozen):
+@dataclass(frozen=True, slots=True)
+class HandStart:
     """``hand [NUMBER] [dealer PLAYER]``: a new hand begins."""
 
     number: int | None = None
@@ -96,8 +94,8 @@ class HandStart(Frozen):
     dealer_col: int = field(default=0, compare=False)
 
 
-@frozen(slots=True)
-class Deal(Frozen):
+@dataclass(frozen=True, slots=True)
+class Deal:
     """``deal PLAYER: CARD ...``: the cards dealt to one player."""
 
     player: str
@@ -110,8 +108,8 @@ class Deal(Frozen):
     """Column of the player's name."""
 
 
-@frozen(slots=True)
-class Layout(Frozen):
+@dataclass(frozen=True, slots=True)
+class Layout:
     """``layout N:CARD E:CARD S:CARD W:CARD [CORNER:CARD ...]``: the table when play starts."""
 
     piles: tuple[tuple[Pile, Card], ...]
@@ -121,8 +119,8 @@ class Layout(Frozen):
     """Column of each ``PILE:CARD`` entry."""
 
 
-@frozen(slots=True)
-class Turn(Frozen):
+@dataclass(frozen=True, slots=True)
+class Turn:
     """``PLAYER: ACTION; ACTION; ...``: one player's turn."""
 
     player: str
@@ -131,18 +129,6 @@ class Turn(Frozen):
     comment: str = ""
     cols: tuple[int, ...] = field(default=(), compare=False)
     """Column of each action."""
-    drawn: tuple[Card, ...] = field(init=False, compare=False, repr=False)
-    """The cards of the written draws (``draw CARD``), in order: of a turn's cards, the set-up
-    checks look at these only, and take them all at once, not action by action. Worked out
-    from the actions (the reader's :func:`read_turn` is given it)."""
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "drawn", written_draws(self.actions))
-
-
-def written_draws(actions: tuple[Action, ...]) -> tuple[Card, ...]:
-    """The cards of the ``draw CARD`` actions among ``actions``, in order."""
-    return tuple(a.card for a in actions if type(a) is Draw and a.card is not None)
 
 
 def written_draw_steps(actions: tuple[Action, ...]) -> tuple[int, ...]:
@@ -150,128 +136,16 @@ def written_draw_steps(actions: tuple[Action, ...]) -> tuple[int, ...]:
     return tuple(i for i, a in enumerate(actions) if type(a) is Draw and a.card is not None)
 
 
-# --- the reader's hot path ------------------------------------------------------------------------
-# A frozen dataclass sets each field through a descriptor call (``object.__setattr__`` in its
-# ``__init__``), a third of the cost of reading a turn line. The reader builds the events of
-# most lines instead as a "draft": an instance of a plain class with the same slots, filled by
-# ordinary attribute stores, then given the event's class (Python allows it between classes
-# whose instances have the same layout). Nothing else ever sees a draft.
-
-_new = object.__new__
-_E = TypeVar("_E")
-
-
-class _TurnDraft(Frozen):
-    """A :class:`Turn`'s slots, writable."""
-
-    __slots__ = Turn.__slots__
-    player: str
-    actions: tuple[Action, ...]
-    span: Span
-    comment: str
-    cols: tuple[int, ...]
-    drawn: tuple[Card, ...]
-
-
-def _made(draft: object, cls: type[_E]) -> _E:
-    """The filled ``draft``, now an instance of ``cls`` (whose slots are the draft's)."""
-    draft.__class__ = cls
-    return draft  # type: ignore[return-value]
-
-
-def read_turn(player: str, actions: tuple[Action, ...], span: Span, comment: str, cols: tuple[int, ...],
-              drawn: tuple[Card, ...]) -> Turn:
-    """``Turn(player, actions, span, comment, cols)`` at a fifth of the cost, for the reader's
-    hot path: ``drawn`` must be :func:`written_draws` of ``actions``, as a test checks."""
-    turn = _new(_TurnDraft)
-    turn.player = player
-    turn.actions = actions
-    turn.span = span
-    turn.comment = comment
-    turn.cols = cols
-    turn.drawn = drawn
-    turn.__class__ = Turn  # type: ignore[assignment]  # _made, inline: once a turn line
-    return turn  # type: ignore[return-value]
-
-
-class _DealDraft(Frozen):
-    """A :class:`Deal`'s slots, writable."""
-
-    __slots__ = Deal.__slots__
-    player: str
-    cards: tuple[Card, ...]
-    span: Span
-    comment: str
-    cols: tuple[int, ...]
-    player_col: int
-
-
-def read_deal(player: str, cards: tuple[Card, ...], span: Span, comment: str, cols: tuple[int, ...],
-              player_col: int) -> Deal:
-    """``Deal(...)`` for the reader's hot path, as :func:`read_turn`."""
-    deal = _new(_DealDraft)
-    deal.player = player
-    deal.cards = cards
-    deal.span = span
-    deal.comment = comment
-    deal.cols = cols
-    deal.player_col = player_col
-    deal.__class__ = Deal  # type: ignore[assignment]  # _made, inline: once a deal line
-    return deal  # type: ignore[return-value]
-
-
-class _LayoutDraft(Frozen):
-    """A :class:`Layout`'s slots, writable."""
-
-    __slots__ = Layout.__slots__
-    piles: tuple[tuple[Pile, Card], ...]
-    span: Span
-    comment: str
-    cols: tuple[int, ...]
-
-
-def read_layout(piles: tuple[tuple[Pile, Card], ...], span: Span, comment: str, cols: tuple[int, ...]) -> Layout:
-    """``Layout(...)`` for the reader's hot path, as :func:`read_turn`."""
-    layout = _new(_LayoutDraft)
-    layout.piles = piles
-    layout.span = span
-    layout.comment = comment
-    layout.cols = cols
-    return _made(layout, Layout)
-
-
-class _HandStartDraft(Frozen):
-    """A :class:`HandStart`'s slots, writable."""
-
-    __slots__ = HandStart.__slots__
-    number: int | None
-    dealer: str | None
-    span: Span
-    comment: str
-    dealer_col: int
-
-
-def read_hand_start(number: int | None, dealer: str | None, span: Span, comment: str, dealer_col: int) -> HandStart:
-    """``HandStart(...)`` for the reader's hot path, as :func:`read_turn`."""
-    start = _new(_HandStartDraft)
-    start.number = number
-    start.dealer = dealer
-    start.span = span
-    start.comment = comment
-    start.dealer_col = dealer_col
-    return _made(start, HandStart)
-
-
-@frozen(slots=True)
-class Blocked(Frozen):
+@dataclass(frozen=True, slots=True)
+class Blocked:
     """``blocked``: the hand ended with nobody able to play."""
 
     span: Span = field(default=NOWHERE, compare=False)
     comment: str = ""
 
 
-@frozen(slots=True)
-class Reveal(Frozen):
+@dataclass(frozen=True, slots=True)
+class Reveal:
     """``reveal PLAYER: CARD ...``: the cards left in a hand whose deal was not recorded."""
 
     player: str
@@ -303,8 +177,8 @@ class Claim(NamedTuple):
     amount: int
 
 
-@frozen(slots=True)
-class Assertion(Frozen):
+@dataclass(frozen=True, slots=True)
+class Assertion:
     """``score Ann 12, Bob 3``, ``chips Ann 25``, ``paid Bob 3``, ``pot 17``: what the table
     believed at the end of the hand; ``kcref check`` verifies each figure."""
 
@@ -318,16 +192,16 @@ class Assertion(Frozen):
     """Column of each claim's amount."""
 
 
-@frozen(slots=True)
-class Comment(Frozen):
+@dataclass(frozen=True, slots=True)
+class Comment:
     """A line holding only a comment (kept for ``kcref fmt``; the referee ignores it)."""
 
     text: str
     span: Span = field(default=NOWHERE, compare=False)
 
 
-@frozen(slots=True)
-class Blank(Frozen):
+@dataclass(frozen=True, slots=True)
+class Blank:
     """An empty line (kept for ``kcref fmt``; the referee ignores it)."""
 
     span: Span = field(default=NOWHERE, compare=False)

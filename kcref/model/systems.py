@@ -6,21 +6,36 @@ card left in hand costs: every module asks the :class:`ScoringSystem` record, an
 which system it holds. A new system is one :func:`register` call.
 
 The records read a hand's result through :class:`HandResult`, which the referee's verdict
-satisfies, so that this layer never imports the referee.
+satisfies, so that this layer never imports the referee; and the rule options through
+:class:`ChipOptions`, which :class:`kcref.model.options.Options` satisfies, so that the options,
+which name the systems, are not imported back.
 """
 
 from collections.abc import Callable, Iterator, Mapping
 from types import MappingProxyType
-from typing import TYPE_CHECKING, NamedTuple, Protocol
+from typing import NamedTuple, Protocol
 
 from .cards import Card, Rank
 
-if TYPE_CHECKING:
-    from .options import Options
+
+class ChipOptions(Protocol):
+    """What a system reads of the rule options (:class:`kcref.model.options.Options`)."""
+
+    @property
+    def chips(self) -> int:
+        """Chips shared out at the start of each hand."""
+
+    @property
+    def stack(self) -> int:
+        """Each player's starting stack, where stacks are kept."""
+
+    @property
+    def ante(self) -> int: ...
+
 
 CardValue = Callable[[Card], int]
 """What one card left in hand is worth."""
-StartStacks = Callable[["Options", int, int], list[int]]
+StartStacks = Callable[[ChipOptions, int, int], list[int]]
 """Each seat's chips before the ante, from the options, the number of players and the dealer's seat."""
 
 
@@ -129,7 +144,7 @@ CARDS_LEFT = HandScorer(_cards_left, _cards_left_why, negated=True)
 # --- chips ------------------------------------------------------------------------------------
 
 
-def shared_stacks(options: "Options", n: int, dealer: int) -> list[int]:
+def shared_stacks(options: ChipOptions, n: int, dealer: int) -> list[int]:
     """``options.chips`` shared out as evenly as possible; the extra chips go to the first
     seats after the dealer (3 players, 80 chips: 27, 27, 26)."""
     base, extra = divmod(options.chips, n)
@@ -139,7 +154,7 @@ def shared_stacks(options: "Options", n: int, dealer: int) -> list[int]:
     return stacks
 
 
-def full_stacks(options: "Options", n: int, dealer: int) -> list[int]:
+def full_stacks(options: ChipOptions, n: int, dealer: int) -> list[int]:
     """A stack of ``options.stack`` chips for everyone."""
     return [options.stack] * n
 
@@ -190,11 +205,11 @@ class GameEnds(NamedTuple):
 _NO_SPECIAL_ENDS = GameEnds()
 
 
-def _nothing(options: "Options") -> int:
+def _nothing(options: ChipOptions) -> int:
     return 0
 
 
-def _the_stack(options: "Options") -> int:
+def _the_stack(options: ChipOptions) -> int:
     return options.stack
 
 
@@ -224,7 +239,7 @@ class ScoringSystem(NamedTuple):
     implies: Mapping[str, int] = MappingProxyType({})
     """Other options the system sets when it is picked (``king_chips``: 10)."""
     games: GameEnds = _NO_SPECIAL_ENDS
-    opening: Callable[["Options"], int] = _nothing
+    opening: Callable[[ChipOptions], int] = _nothing
     """Where a running total starts, which ``Target`` is compared with (the stack, for a
     system that scores the change of a kept stack)."""
 
@@ -256,7 +271,7 @@ class ScoringSystem(NamedTuple):
     def __reduce__(self) -> tuple[Callable[[str], "ScoringSystem"], tuple[str]]:
         return system, (self.name,)
 
-    def describe(self, options: "Options") -> str:
+    def describe(self, options: ChipOptions) -> str:
         """``chips (80 shared out each hand, ...)``: the name and what it does, for ``options``."""
         return f"{self.name} {self.words.about.format(o=options)}"
 

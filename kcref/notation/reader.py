@@ -43,7 +43,6 @@ from ..model.events import (
     Span,
     Tag,
     Turn,
-    read_turn,
 )
 from ..model.patterns import lazy_pattern
 from . import lexicon
@@ -132,10 +131,9 @@ _action_re = lazy_pattern(
 )
 
 
-_Piece = tuple[Action, int, int, Card | None]
+_Piece = tuple[Action, int, int]
 """The reading of a well-formed piece of a turn line (the text between two ';'): its action, the
-blanks before the action, the piece's width with the ';' after it, and the card of a written
-draw (``draw CARD``)."""
+blanks before the action, and the piece's width with the ';' after it."""
 
 _pieces: dict[str, _Piece | None] = {}
 
@@ -158,8 +156,7 @@ def _piece(piece: str) -> _Piece | None:
             action = Draw(parse_card(m["drawn"]) if m["drawn"] else None)
         else:
             action = PASS
-        result = (action, len(piece) - len(piece.lstrip(" \t")), len(piece) + 1,
-                  action.card if type(action) is Draw else None)
+        result = (action, len(piece) - len(piece.lstrip(" \t")), len(piece) + 1)
     if len(_pieces) < MEMORY:
         _pieces[piece] = result
     return result
@@ -172,7 +169,6 @@ def _fast_turn(player: str, head: str, rest: str, path: str, lineno: int) -> Tur
     pieces = rest.split(";")
     actions: list[Action] = []
     cols: list[int] = []
-    drawn: tuple[Card, ...] = ()
     at = len(head) + 2  # the column where the piece starts, the first after ':'
     for piece in pieces:
         hit = _pieces.get(piece) or _piece(piece)  # a piece read before costs no call
@@ -180,13 +176,11 @@ def _fast_turn(player: str, head: str, rest: str, path: str, lineno: int) -> Tur
             if len(actions) == len(pieces) - 1 > 0 and not piece.strip(" \t"):
                 break  # one trailing ';' is allowed
             return None
-        action, blanks, width, card = hit
-        if card is not None:
-            drawn += (card,)
+        action, blanks, width = hit
         actions.append(action)
         cols.append(at + blanks)
         at += width
-    return read_turn(player, tuple(actions), Span(path, lineno, 1), comment, tuple(cols), drawn)
+    return Turn(player, tuple(actions), Span(path, lineno, 1), comment, tuple(cols))
 
 
 class _CardsHead(NamedTuple):
@@ -508,7 +502,7 @@ def _shortened(line: str) -> _Short | None:
     for piece in pieces[1:-1]:  # each of these is followed by a ';'
         hit = _piece(piece)
         if hit is not None:
-            action, blanks, _, _ = hit
+            action, blanks, _ = hit
             if run < 0:
                 run = offset
             actions.append((action, offset + blanks + 1))

@@ -149,9 +149,8 @@ def decoded(path: str, entry: Entry, quiet: bool = False, strict: bool = False) 
         return None
     if quiet and not (counts[0] or (strict and counts[1])):
         rows, settled = [], []
-    new, severities = tuple.__new__, _SEVERITIES
-    # Built directly (as the pipeline builds them).
-    diagnostics = [new(Diagnostic, (path, line, column, severities[kinds[code][1]], code, message, source))
+    severities = _SEVERITIES
+    diagnostics = [Diagnostic(path, line, column, severities[kinds[code][1]], code, message, source)
                    for line, column, _, code, message, source in rows]
     return CachedReport(path, diagnostics=diagnostics, hand_lines=array("q", lines),
                         counts=Counter({s: n for s, n in zip(severities, counts, strict=True) if n}),

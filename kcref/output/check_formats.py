@@ -374,6 +374,19 @@ SARIF_LEVELS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.I
 SARIF_SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 
 
+def rule_descriptor(code: str) -> dict[str, object]:
+    """A SARIF ``reportingDescriptor`` for a code: its id, short and full description, help."""
+    from .explain_text import family, help_text, origin_lines
+
+    info = BY_CODE[code]
+    return {"id": code, "name": family(code).name.title().replace(" ", ""),
+            "shortDescription": {"text": info.summary},
+            "fullDescription": {"text": " ".join([info.summary + ".", *origin_lines(info)])},
+            "help": {"text": help_text(code)},
+            "defaultConfiguration": {"level": SARIF_LEVELS[info.severity]},
+            "properties": {"tags": [family(code).name]}}
+
+
 def artifact_uri(path: str) -> dict[str, str]:
     """A SARIF ``artifactLocation`` for a path as given: a relative path is a URI reference
     relative to ``%SRCROOT%`` (the checkout, for GitHub code scanning), percent-escaped, with
@@ -417,7 +430,6 @@ class SarifPrinter(Printer):
 
     def finish(self, reports: Sequence[FileReport]) -> None:
         from ..model.version import VERSION
-        from .explain_text import rule_descriptor
 
         if not self.written:
             self.out.write('{\n  "$schema": "' + SARIF_SCHEMA + '",\n  "version": "2.1.0",\n  "runs": [{\n'

@@ -120,16 +120,3 @@ def help_text(code: str) -> str:
     if example is not None:
         lines += ["", "Wrong:", example.wrong.rstrip("\n"), "", "Right:", example.right.rstrip("\n")]
     return "\n".join(lines)
-
-
-def rule_descriptor(code: str) -> dict[str, object]:
-    """A SARIF ``reportingDescriptor`` for a code: its id, short and full description, help."""
-    from .check_formats import SARIF_LEVELS
-
-    info = BY_CODE[code]
-    return {"id": code, "name": family(code).name.title().replace(" ", ""),
-            "shortDescription": {"text": info.summary},
-            "fullDescription": {"text": " ".join([info.summary + ".", *origin_lines(info)])},
-            "help": {"text": help_text(code)},
-            "defaultConfiguration": {"level": SARIF_LEVELS[info.severity]},
-            "properties": {"tags": [family(code).name]}}

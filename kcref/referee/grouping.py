@@ -8,14 +8,13 @@ from __future__ import annotations
 
 import datetime
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any, NamedTuple
 
 from ..model.clip import clip
 from ..model.codes import UNREADABLE
 from ..model.diagnostics import Diagnostic, diagnostic
 from ..model.events import TRIVIA, Event, HandStart, Span, Tag, Turn
-from ..model.frozen import Frozen, frozen
 from ..model.options import (
     DEFAULT_PRESET,
     OPTION_TAGS,
@@ -30,8 +29,6 @@ from ..model.words import did_you_mean, plural
 from ..notation.lexicon import KEYWORDS, SUPPRESSION_MARK
 from ..notation.reader import Item, Run, is_name
 
-_new = object.__new__
-_set = object.__setattr__
 MAX_HAND_ITEMS = 20_000
 """A hand holding more lines and actions than this is not refereed past that point (KC505): no
 real hand comes near it, and it bounds the memory one hand can take."""
@@ -52,8 +49,8 @@ class Cut(NamedTuple):
     """The code of the error found there."""
 
 
-@frozen()
-class HandRecord(Frozen):
+@dataclass(frozen=True, slots=True)
+class HandRecord:
     """One hand of a log with everything needed to judge it."""
 
     path: str
@@ -379,14 +376,9 @@ class _Grouping:
         at = self.cut
         if not players and at is None:
             at = Cut(current.span.line, current.span.col, "KC201")
-        # Built as HandRecord.__init__ would, one field at a time through the frozen
-        # dataclass's descriptor calls: one dict instead, as every hand of a log comes here.
-        record = _new(HandRecord)
-        _set(record, "__dict__", {"path": self.path, "index": self.index, "start": current, "players": players,
-                                  "dealer": self.dealer or 0, "options": options, "rules": rules, "tags": tags,
-                                  "events": tuple(self.events), "cut": at,
-                                  "marked": tuple(self.marked)})
-        return record
+        return HandRecord(path=self.path, index=self.index, start=current, players=players, dealer=self.dealer or 0,
+                          options=options, rules=rules, tags=tags, events=tuple(self.events), cut=at,
+                          marked=tuple(self.marked))
 
     def diagnostic(self, item: Diagnostic) -> _Found:
         self.unreadable = self.unreadable or item.code in UNREADABLE

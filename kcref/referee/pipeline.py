@@ -234,7 +234,6 @@ class _Check:
         """Count ``diagnostics`` (in line order) and hand them on, with their source lines."""
         report, sources, emit, keep, ignored = self.report, self.sources, self.emit, self.keep, self.ignored
         out = report.diagnostics.append if emit is None else emit
-        new = tuple.__new__
         # Counted in locals: Severity hashes in Python, and a log may hold a penalty on every turn.
         errors = warnings = infos = penalties = 0
         for d in diagnostics:
@@ -255,8 +254,7 @@ class _Check:
             if keep is not None and not keep(d):
                 continue
             if sources is not None and not source and line > 0:
-                # Built directly: much cheaper than d._replace(source=...) or Diagnostic(...).
-                d = new(Diagnostic, (path, line, column, severity, code, message, sources.get(line)))
+                d = Diagnostic(path, line, column, severity, code, message, sources.get(line))
             out(d)
         counts = report.counts
         for severity, n in ((ERROR, errors), (WARNING, warnings), (INFO, infos)):

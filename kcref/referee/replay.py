@@ -97,9 +97,6 @@ class _Replay:
         notes = t.notes
         own_path = self.record.path
         add, fine = self.diagnostics.append, self.penalties.append
-        # The records are built with tuple.__new__, not their classes' __new__ (a Python
-        # function each): a log may hold a penalty on every turn, and these are most of its work.
-        new = tuple.__new__
         for code, seat, chips, message, step in islice(notes, self.noted, None):
             line_span = default if step is None else span
             path, line, col = line_span
@@ -111,9 +108,9 @@ class _Replay:
             if not path:
                 path, at = own_path, None
             severity, penalty = NOTE_KINDS[code]
-            add(new(Diagnostic, (path, line, col, severity, code, message, "")))
+            add(Diagnostic(path, line, col, severity, code, message))
             if penalty:
-                fine(new(Penalty, (seat, chips, code, at or new(Span, (path, line, col)))))
+                fine(Penalty(seat, chips, code, at or Span(path, line, col)))
         self.noted = len(notes)
 
     # --- the events --------------------------------------------------------------------------
@@ -262,25 +259,24 @@ class _Replay:
             self._report(Span(rec.path, cut.line, cut.column), cut.column, "KC504", self._cut_note())
         diagnostics = self.diagnostics
         stopped_at = _stopped_at(diagnostics, cut, self.stopped)
-        # The verdict's fields as one dict (HandVerdict.of): one per hand, in every log.
         if t is None:
-            return HandVerdict.of({
-                "path": rec.path, "index": rec.index, "number": rec.start.number, "players": rec.players,
-                "dealer": rec.dealer, "rules": rec.rules, "options": rec.options, "valid": False, "winner": None,
-                "blocked": False, "cards_left": (), "points": points, "stacks_start": stacks_start,
-                "stacks_end": None, "ante": 0, "pot_start": pot_start, "pot": pot, "pot_left": pot_start,
-                "penalties": tuple(self.penalties), "diagnostics": tuple(diagnostics), "actions": self.actions,
-                "unvalued": (), "stopped_at": stopped_at})
+            return HandVerdict(
+                path=rec.path, index=rec.index, number=rec.start.number, players=rec.players,
+                dealer=rec.dealer, rules=rec.rules, options=rec.options, valid=False, winner=None,
+                blocked=False, cards_left=(), points=points, stacks_start=stacks_start,
+                stacks_end=None, ante=0, pot_start=pot_start, pot=pot, pot_left=pot_start,
+                penalties=tuple(self.penalties), diagnostics=tuple(diagnostics), actions=self.actions,
+                unvalued=(), stopped_at=stopped_at)
         stacks = t.stacks
         left = t.unchecked.get(Unchecked.CARDS_LEFT) if t.unchecked else None
-        return HandVerdict.of({
-            "path": rec.path, "index": rec.index, "number": rec.start.number, "players": rec.players,
-            "dealer": rec.dealer, "rules": rec.rules, "options": rec.options, "valid": complete,
-            "winner": t.winner, "blocked": t.blocked, "cards_left": _cards_left(t), "points": points,
-            "stacks_start": stacks_start, "stacks_end": tuple(stacks) if stacks is not None else None,
-            "ante": t.ante, "pot_start": pot_start, "pot": pot, "pot_left": t.pot,
-            "penalties": tuple(self.penalties), "diagnostics": tuple(diagnostics), "actions": self.actions,
-            "unvalued": tuple(sorted(left)) if left else (), "stopped_at": stopped_at})
+        return HandVerdict(
+            path=rec.path, index=rec.index, number=rec.start.number, players=rec.players,
+            dealer=rec.dealer, rules=rec.rules, options=rec.options, valid=complete,
+            winner=t.winner, blocked=t.blocked, cards_left=_cards_left(t), points=points,
+            stacks_start=stacks_start, stacks_end=tuple(stacks) if stacks is not None else None,
+            ante=t.ante, pot_start=pot_start, pot=pot, pot_left=t.pot,
+            penalties=tuple(self.penalties), diagnostics=tuple(diagnostics), actions=self.actions,
+            unvalued=tuple(sorted(left)) if left else (), stopped_at=stopped_at)
 
     def _end(self, t: Table, complete: bool) -> tuple[int, tuple[int | None, ...] | None]:
         """Settle a hand judged to its end: the pot won (or left) and the points of the cards left."""

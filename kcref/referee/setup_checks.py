@@ -7,7 +7,7 @@ from typing import Any
 
 from ..model.cards import FOUNDATIONS, HAND_SIZE, Card
 from ..model.diagnostics import Diagnostic, diagnostic
-from ..model.events import Assertion, Blocked, Deal, Layout, Reveal, Span, Tag, Turn, written_draw_steps
+from ..model.events import Assertion, Blocked, Deal, Draw, Layout, Reveal, Span, Tag, Turn, written_draw_steps
 from ..notation.reader import Item
 from .grouping import NO_DEFAULTS, Cut, Defaults, HandRecord, iter_hands, resolve_player, unknown_player
 
@@ -85,7 +85,9 @@ def _plain(record: HandRecord) -> bool:
         if type(event) is Turn:
             if event.player not in names:
                 return False
-            cards += event.drawn
+            for action in event.actions:
+                if type(action) is Draw and action.card is not None:
+                    cards.append(action.card)
         elif type(event) not in _AFTER_LAYOUT:
             return False
     return len(set(cards)) == len(cards)

@@ -5,15 +5,13 @@ A verdict is the :class:`kcref.model.systems.HandResult` that the scoring system
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from dataclasses import dataclass
+from typing import NamedTuple
 
 from ..model.cards import Card
 from ..model.diagnostics import Diagnostic
 from ..model.events import Span
-from ..model.frozen import Frozen, frozen
 from ..model.options import Options
-
-_set = object.__setattr__
 
 
 class Penalty(NamedTuple):
@@ -25,8 +23,8 @@ class Penalty(NamedTuple):
     span: Span
 
 
-@frozen()
-class HandVerdict(Frozen):
+@dataclass(frozen=True, slots=True)
+class HandVerdict:
     """Everything the referee found in one hand.
 
     Chips are conserved: ``sum(stacks_start) + pot_start == sum(stacks_end) + pot_left``.
@@ -77,22 +75,6 @@ class HandVerdict(Frozen):
     stopped_at: int | None = None
     """The line past which the hand was not judged: its first rule error, or a line that cannot
     be judged (a syntax or set-up error); None when the hand was judged to its end."""
-
-    @classmethod
-    def build(cls, **fields: Any) -> HandVerdict:
-        """``HandVerdict(**fields)`` with every field given, built without the frozen
-        ``__init__`` (one ``object.__setattr__`` per field): the referee makes one per hand."""
-        verdict = object.__new__(cls)
-        verdict.__dict__.update(fields)
-        return verdict
-
-    @classmethod
-    def of(cls, fields: dict[str, Any]) -> HandVerdict:
-        """:meth:`build` from a dict of every field, which the verdict then owns (its
-        ``__dict__``): no copy of the keyword arguments, twice as fast for the referee."""
-        verdict = object.__new__(cls)
-        _set(verdict, "__dict__", fields)  # past the frozen dataclass's __setattr__
-        return verdict
 
     @property
     def finished(self) -> bool:

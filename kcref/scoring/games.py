@@ -66,7 +66,7 @@ class Game(NamedTuple):
         return self.points[self.names.index(name)]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class RunningTotals:
     """For one scoring system: each player's running total after each scored hand of that system
     (:data:`NO_TOTAL` for a hand the player was not in), and which of those hands ended a game."""

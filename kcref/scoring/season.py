@@ -78,7 +78,7 @@ class PlayerSeason:
         return self.cards_left / self.hands_played if self.hands_played else 0.0
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class HeadToHead:
     """Two players (in order of first appearance) over the counted hands both played."""
 

@@ -43,7 +43,7 @@ SCORED, LEFT_OUT, NOT_SCORED = "scored", "left out", "not scored"
 _T = TypeVar("_T")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Night:
     """One file: its path, the Date and Event tags it holds, how many hands, and what its scored
     hands add up to."""
@@ -173,7 +173,7 @@ class HandRows(Collection[HandRow]):
         return f"HandRows({len(self)} rows)"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Standing:
     """One player's line in the standings."""
 
@@ -189,7 +189,7 @@ class Standing:
         return dict(self.points).get(scoring)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class RuleSet:
     """A preset and options in force for some scored hands."""
 
