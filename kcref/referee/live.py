@@ -238,8 +238,9 @@ class LiveLog:
         self._texts: list[str] = []
         """Those lines, in canonical form ('' for a blank line)."""
         self._segments: list[str] = []
-        """The lines of each part of the log before: the lines before the first ``hand`` line,
-        then each hand's, in canonical form, each with a line end."""
+        """The lines of the log before, in canonical form, each with a line end, in parts: those
+        before the first ``hand`` line, then each hand's (a resumed log's hands before the one
+        being played in one part)."""
         self._finished: list[HandVerdict] = []
         self._finished_lines = array("q")
 
@@ -660,13 +661,14 @@ class _Reading:
     these lines one by one would hold is kept from it as it goes, a hand at a time.
 
     Each hand is judged once, whole, as ``kcref check`` judges it: its verdict and its line are
-    kept, with the text of its lines (for :meth:`LiveLog.undo`), and the chips it carries on are
-    worked out as the referee carries them. Then :meth:`take_into` makes the last hand judged
-    the one being played of a :class:`LiveLog`, from which the lines after it are fed. As the
-    pipeline hands each hand's diagnostics on before its verdict, the first error (the reading
-    stops there: :class:`_Stop`) leaves the last hand judged before it clean, so the lines fed
-    from there say which line is refused, as if every line had been fed. The log's suppressions
-    (``# kcref: ignore[...]``) silence nothing here: a line with an error is refused all the same.
+    kept, and the chips it carries on are worked out as the referee carries them; the text of
+    the lines is kept as they were given (for :meth:`LiveLog.undo`). Then :meth:`take_into`
+    makes the last hand judged the one being played of a :class:`LiveLog`, from which the lines
+    after it are fed. As the pipeline hands each hand's diagnostics on before its verdict, the
+    first error (the reading stops there: :class:`_Stop`) leaves the last hand judged before it
+    clean, so the lines fed from there say which line is refused, as if every line had been
+    fed. The log's suppressions (``# kcref: ignore[...]``) silence nothing here: a line with an
+    error is refused all the same.
 
     The canonical form is checked a line at a time, as the lines are read: what they write
     (see :meth:`LiveLog.feed`) is the start of a :class:`_Canonical`'s text (its CRLF line ends
@@ -700,7 +702,6 @@ class _Reading:
         """The hand before it."""
         self.finished: list[HandVerdict] = []
         self.finished_lines = array("q")
-        self.segments: list[str] = []
 
     def take_into(self, log: LiveLog) -> int:
         """Judge the hands (when there are two or more), make the last one judged with no error
@@ -747,8 +748,10 @@ class _Reading:
         if not events:
             return
         expected, last = self.next, events[-1].span.line
-        if not self.same and len(self.sniff) >= SNIFF and last - expected == len(events) - 1:
-            self.count, self.blank, self.next = last, False, last + 1  # the lines follow on: nothing to write
+        if len(self.sniff) >= SNIFF and last - expected == len(events) - 1:  # the lines follow on
+            if self.same:  # then the log numbers every line (see __init__)
+                self.same = list(map(event_text, events)) == self.lines[expected - 1:last]
+            self.count, self.blank, self.next = last, False, last + 1
             return
         lines, numbered, same, short = self.lines, self.numbered, self.same, len(self.sniff) < SNIFF
         for event in events:
@@ -800,17 +803,10 @@ class _Reading:
         if verdict.valid:
             carry.after(verdict.options, verdict.players, verdict.stacks_end, verdict.pot_left)
         done = self.judged
-        if done is None:
-            self.segments.append(self.text(0, entry.at))  # the lines before the first hand
-        else:
-            self.segments.append(self.text(done.entry.at, entry.at))
+        if done is not None:
             self.finished.append(done.verdict)
             self.finished_lines.append(done.line)
         self.before, self.judged = done, _Hand(entry, line, verdict, into)
-
-    def text(self, start: int, end: int) -> str:
-        """The text of ``lines[start:end]``, each with a line end."""
-        return "\n".join(self.lines[start:end]) + "\n" if start < end else ""
 
     def hand_over(self, log: LiveLog) -> int:
         """Make the last hand judged the one being played of ``log`` (nothing, when no hand
@@ -840,7 +836,8 @@ class _Reading:
         record, verdict = judged.judged[-1]
         log._state = replace(state, record=record, verdict=verdict, visible=judged.visible,
                              held_back=judged.held_back)
-        log._finished, log._finished_lines, log._segments = self.finished, self.finished_lines, self.segments
+        log._finished, log._finished_lines = self.finished, self.finished_lines
+        log._segments = ["\n".join(self.lines[:entry.at]) + "\n" if entry.at else ""]
         log._texts, log._history = list(self.lines[entry.at:after.at]), []
         canonical = self.canonical
         if canonical is not None:
