@@ -59,8 +59,8 @@ def test_resume_reads_the_text_once_and_judges_each_complete_hand_once_through_t
     log = LiveLog.resume(text, "t.log")
     assert len(pipelines) == 1 and read == ["".join(line + "\n" for line in lines[:last])]
     assert [r.index for r in by_pipeline] == list(range(1, 12))  # each hand before the last, once
-    # The last hand's lines fed one by one: the hand before it is judged again with its hand
-    # line (twice: as its state stands, and closed), then the last hand with each line.
+    # Then the last hand's lines fed one by one: the hand before it judged again for the state
+    # it leaves, and once more closed by the last hand's hand line; the last hand with each line.
     assert len(by_line) == 2 + len(lines) - last
     assert [v.index for v in log.finished] == list(range(1, 12))
     report = kcref.check_text(text, "t.log")
