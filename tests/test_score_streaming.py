@@ -142,7 +142,7 @@ def test_the_sorter_keeps_only_the_first_error_of_a_hand(tmp_path: Path) -> None
     assert rows[1].reason.startswith("error KC1") and f" at line {first_junk}:" in rows[1].reason
 
 
-@settings(max_examples=15, deadline=None, database=None,
+@settings(max_examples=6, deadline=None, database=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 @given(seed=st.integers(0, 2**32), files=st.integers(1, 3), edits=st.integers(0, 3),
        scoring=st.sampled_from([*SYSTEMS.values(), None]))

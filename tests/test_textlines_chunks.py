@@ -44,7 +44,7 @@ class _Trickle(io.BytesIO):
         return self.read(min(n, self.size))
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=25, deadline=None)
 @given(st.lists(LINES, max_size=12), st.integers(1, 3 * LINE_LIMIT), st.booleans())
 def test_chunks_of_plain_lines_read_as_line_by_line(lines: list[str], size: int, end: bool) -> None:
     data = "\n".join(lines) + ("\n" if end and lines else "")
