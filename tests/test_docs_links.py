@@ -1,0 +1,61 @@
+"""The README is a map: every command has a line in its table, and every link of the README and of
+the pages under docs/ leads to a file of the repository, and to a heading of it where it names one."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import click
+import pytest
+
+from kcref.cli import main
+from tests.util import ROOT
+
+README = ROOT / "README.md"
+PAGES = sorted([README, *(ROOT / "docs").glob("*.md"), ROOT / "grammar" / "README.md"])
+LINK = re.compile(r"\]\(([^)\s]+)\)")
+FENCE = re.compile(r"^```.*?^```", re.S | re.M)
+
+
+def anchor(heading: str) -> str:
+    """The anchor GitHub gives a Markdown heading: lower case, punctuation dropped, spaces to dashes."""
+    return re.sub(r"[^\w\- ]", "", heading.strip().lower()).replace(" ", "-")
+
+
+def anchors(page: Path) -> set[str]:
+    text = FENCE.sub("", page.read_text(encoding="utf-8"))
+    return {anchor(m.group(1)) for m in re.finditer(r"^#+ (.*)$", text, re.M)}
+
+
+def links(page: Path) -> list[str]:
+    return LINK.findall(FENCE.sub("", page.read_text(encoding="utf-8")))
+
+
+def test_anchor_is_githubs() -> None:
+    assert anchor("`kcref rules`, `kcref explain` and `kcref completion`") == "kcref-rules-kcref-explain-and-kcref-completion"
+    assert anchor("Scoring (`kcref score`)") == "scoring-kcref-score"
+
+
+@pytest.mark.parametrize("page", PAGES, ids=lambda p: str(p.relative_to(ROOT)))
+def test_every_link_leads_somewhere(page: Path) -> None:
+    broken: list[str] = []
+    for target in links(page):
+        if re.match(r"[a-z]+:", target):
+            continue
+        path, _, heading = target.partition("#")
+        file = (page.parent / path).resolve() if path else page
+        if not file.exists() or ROOT.resolve() not in (file, *file.parents):
+            broken.append(target)
+        elif heading and file.suffix == ".md" and heading not in anchors(file):
+            broken.append(target)
+    assert not broken, broken
+
+
+def test_every_command_has_a_line_in_the_readme_table() -> None:
+    text = README.read_text(encoding="utf-8")
+    table = text.split("\n## Commands\n", 1)[1].split("\n## ", 1)[0]
+    rows = {m.group(1): m.group(0) for m in re.finditer(r"^\| `kcref (\w+)[^|]*\|.*$", table, re.M)}
+    names = main.list_commands(click.Context(main))
+    assert names and sorted(rows) == sorted(names), (sorted(rows), names)
+    assert all("](docs/" in row for row in rows.values()), "each line links the page that covers it"
