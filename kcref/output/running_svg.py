@@ -1,5 +1,6 @@
 """Each player's running total, hand by hand, as an SVG line chart (``kcref report``): one chart
-per scoring system played, one line per player, a dotted rule where a game ended.
+per scoring system played, one line per player, a dotted rule where a game ended, a solid one
+where a night did.
 
 The same running totals as ``kcref score --chart`` (:class:`kcref.scoring.games.RunningTotals`),
 drawn with :mod:`xml.etree.ElementTree` so that every name is escaped.
@@ -8,6 +9,7 @@ drawn with :mod:`xml.etree.ElementTree` so that every name is escaped.
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
+from typing import NamedTuple
 
 from ..model.diagnostics import printable
 from ..scoring.games import NO_TOTAL, RunningTotals
@@ -15,8 +17,21 @@ from ..scoring.games import NO_TOTAL, RunningTotals
 PALETTE = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf", "#8c564b", "#e377c2", "#7f7f7f",
            "#bcbd22")
 """Line colours, taken in turn (Tableau's ten, readable on white and in print)."""
-W, H = 640, 260
-LEFT, RIGHT, TOP, BOTTOM = 48, 130, 12, 28
+W, H = 440, 250
+LEFT, RIGHT, TOP, BOTTOM = 40, 10, 12, 38
+FONT = 13
+"""Text size in the chart's own units: the chart is drawn about as wide as a phone's screen, so
+its text stays readable there and is not large on a wider one (the page caps the chart's width)."""
+TICKS = 7
+"""At most this many hand numbers under the axis."""
+
+
+class LegendEntry(NamedTuple):
+    """A player's line in a chart: the name, the line's colour and the last running total."""
+
+    name: str
+    colour: str
+    last: int
 
 
 def _text(parent: ET.Element, text: str, **attrs: object) -> ET.Element:
@@ -25,8 +40,38 @@ def _text(parent: ET.Element, text: str, **attrs: object) -> ET.Element:
     return el
 
 
+def tick_step(hands: int, most: int = TICKS) -> int:
+    """The spacing of the hand numbers under the axis: 1, 2 or 5 times a power of ten, the
+    smallest that puts at most ``most`` numbers under ``hands`` hands."""
+    step = 1
+    while True:
+        for factor in (1, 2, 5):
+            if hands // (step * factor) < most:
+                return step * factor
+        step *= 10
+
+
+def legend(running: RunningTotals) -> list[LegendEntry]:
+    """Each player drawn in :func:`running_chart`, with the colour of their line."""
+    out = []
+    for n, (name, series) in enumerate(running.series.items()):
+        last = next((v for v in reversed(series) if v != NO_TOTAL), None)
+        if last is not None:
+            out.append(LegendEntry(name, PALETTE[n % len(PALETTE)], last))
+    return out
+
+
+def _nights(running: RunningTotals) -> list[range]:
+    """The hands of each night, as ranges of positions (one range when the nights are not known)."""
+    starts = [i for i, first in enumerate(running.night_starts) if first and i > 0]
+    bounds = [0, *starts, running.hands]
+    return [range(a, b) for a, b in zip(bounds, bounds[1:]) if b > a]
+
+
 def running_chart(running: RunningTotals) -> ET.Element:
-    """The chart of one scoring system's running totals, as an ``<svg>`` element (scaled by CSS)."""
+    """The chart of one scoring system's running totals, as an ``<svg>`` element (scaled by CSS):
+    hand numbers under the axis, a dotted rule where a game ended, a solid rule and a break in
+    the lines where a night ended. The players' names are in :func:`legend`, for the page to list."""
     hands = running.hands
     values = [v for series in running.series.values() for v in series if v != NO_TOTAL] or [0]
     low, high = min(0, *values), max(0, *values)
@@ -34,7 +79,7 @@ def running_chart(running: RunningTotals) -> ET.Element:
         high = low + 1
     span_x = max(hands - 1, 1)
 
-    def x(i: int) -> float:
+    def x(i: float) -> float:
         return round(LEFT + (W - LEFT - RIGHT) * i / span_x, 1)
 
     def y(v: int) -> float:
@@ -44,30 +89,38 @@ def running_chart(running: RunningTotals) -> ET.Element:
                              "data-scoring": running.scoring.name})
     title = ET.SubElement(svg, "title")
     title.text = f"Running totals ({running.scoring.name}), hand by hand"
+    muted = {"font_size": FONT, "fill": "#555"}
     ET.SubElement(svg, "line", {"x1": str(LEFT), "x2": str(W - RIGHT), "y1": str(y(0)), "y2": str(y(0)),
                                 "stroke": "#999"})
-    for value in (low, high):
-        _text(svg, str(value), x=LEFT - 6, y=y(value) + 4, font_size=11, text_anchor="end", fill="#555")
-    _text(svg, f"{hands} scored hand{'s' if hands != 1 else ''}", x=LEFT, y=H - 8, font_size=11, fill="#555")
+    for value in sorted({low, 0, high}):
+        _text(svg, str(value), x=LEFT - 5, y=y(value) + 4, text_anchor="end", **muted)
+    axis = H - BOTTOM
+    step = tick_step(hands)
+    for i in range(hands):
+        if i == 0 or (i + 1) % step == 0:
+            ET.SubElement(svg, "line", {"x1": str(x(i)), "x2": str(x(i)), "y1": str(axis), "y2": str(axis + 4),
+                                        "stroke": "#999", "class": "tick"})
+            _text(svg, str(i + 1), x=x(i), y=axis + 5 + FONT, text_anchor="middle", **{"class": "tick"}, **muted)
+    _text(svg, "hand", x=W - RIGHT, y=H - 2, text_anchor="end", **muted)
     for i, end in enumerate(running.ends):
-        if end and i < hands - 1:
-            ET.SubElement(svg, "line", {"x1": str(x(i)), "x2": str(x(i)), "y1": str(TOP), "y2": str(H - BOTTOM),
+        if end and i < hands - 1 and not (i + 1 < len(running.night_starts) and running.night_starts[i + 1]):
+            ET.SubElement(svg, "line", {"x1": str(x(i)), "x2": str(x(i)), "y1": str(TOP), "y2": str(axis),
                                         "stroke": "#bbb", "stroke-dasharray": "2 3"})
-    label_y: list[float] = []
+    nights = _nights(running)
+    for night in nights[1:]:
+        middle = x(night.start - 0.5)
+        ET.SubElement(svg, "line", {"x1": str(middle), "x2": str(middle), "y1": str(TOP), "y2": str(axis),
+                                    "stroke": "#888", "stroke-width": "1.5", "class": "night"})
     for n, (name, series) in enumerate(running.series.items()):
         colour = PALETTE[n % len(PALETTE)]
-        points = " ".join(f"{x(i)},{y(v)}" for i, v in enumerate(series) if v != NO_TOTAL)
-        if not points:
-            continue
-        g = ET.SubElement(svg, "g", {"data-player": printable(name)})
-        ET.SubElement(g, "polyline", {"points": points, "fill": "none", "stroke": colour, "stroke-width": "2",
-                                      "stroke-linejoin": "round"})
-        last = next(v for v in reversed(series) if v != NO_TOTAL)
-        ly = y(last) + 4
-        while any(abs(ly - other) < 12 for other in label_y):
-            ly += 12
-        label_y.append(ly)
-        _text(g, f"{name} {last}", x=W - RIGHT + 6, y=ly, font_size=12, fill=colour)
+        g = ET.Element("g", {"data-player": printable(name)})
+        for night in nights:
+            points = " ".join(f"{x(i)},{y(series[i])}" for i in night if series[i] != NO_TOTAL)
+            if points:
+                ET.SubElement(g, "polyline", {"points": points, "fill": "none", "stroke": colour,
+                                              "stroke-width": "2", "stroke-linejoin": "round"})
+        if len(g):
+            svg.append(g)
     return svg
 
 
