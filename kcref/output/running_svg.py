@@ -9,6 +9,7 @@ drawn with :mod:`xml.etree.ElementTree` so that every name is escaped.
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
+from itertools import pairwise
 from typing import NamedTuple
 
 from ..model.diagnostics import printable
@@ -35,7 +36,7 @@ class LegendEntry(NamedTuple):
 
 
 def _text(parent: ET.Element, text: str, **attrs: object) -> ET.Element:
-    el = ET.SubElement(parent, "text", {k.replace("_", "-"): str(v) for k, v in attrs.items()})
+    el = ET.SubElement(parent, "text", {k.rstrip("_").replace("_", "-"): str(v) for k, v in attrs.items()})
     el.text = printable(text)
     return el
 
@@ -64,60 +65,73 @@ def legend(running: RunningTotals) -> list[LegendEntry]:
 def _nights(running: RunningTotals) -> list[range]:
     """The hands of each night, as ranges of positions (one range when the nights are not known)."""
     starts = [i for i, first in enumerate(running.night_starts) if first and i > 0]
-    bounds = [0, *starts, running.hands]
-    return [range(a, b) for a, b in zip(bounds, bounds[1:]) if b > a]
+    return [range(a, b) for a, b in pairwise([0, *starts, running.hands]) if b > a]
+
+
+class _Frame(NamedTuple):
+    """Where a hand and a total fall on the chart."""
+
+    hands: int
+    low: int
+    high: int
+
+    def x(self, i: float) -> float:
+        return round(LEFT + (W - LEFT - RIGHT) * i / max(self.hands - 1, 1), 1)
+
+    def y(self, v: int) -> float:
+        return round(TOP + (H - TOP - BOTTOM) * (self.high - v) / (self.high - self.low), 1)
+
+
+def _line(parent: ET.Element, x1: float, x2: float, y1: float, y2: float, **attrs: str) -> None:
+    ET.SubElement(parent, "line", {"x1": str(x1), "x2": str(x2), "y1": str(y1), "y2": str(y2),
+                                   **{k.rstrip("_").replace("_", "-"): v for k, v in attrs.items()}})
+
+
+def _axes(svg: ET.Element, f: _Frame) -> None:
+    """The zero line, the lowest and highest totals, and the hand numbers under the axis."""
+    muted = {"font_size": FONT, "fill": "#555"}
+    _line(svg, LEFT, W - RIGHT, f.y(0), f.y(0), stroke="#999")
+    for value in sorted({f.low, 0, f.high}):
+        _text(svg, str(value), x=LEFT - 5, y=f.y(value) + 4, text_anchor="end", **muted)
+    axis, step = H - BOTTOM, tick_step(f.hands)
+    for i in range(f.hands):
+        if i == 0 or (i + 1) % step == 0:
+            _line(svg, f.x(i), f.x(i), axis, axis + 4, stroke="#999", class_="tick")
+            _text(svg, str(i + 1), x=f.x(i), y=axis + 5 + FONT, text_anchor="middle", class_="tick", **muted)
+    _text(svg, "hand", x=W - RIGHT, y=H - 2, text_anchor="end", **muted)
+
+
+def _rules(svg: ET.Element, f: _Frame, running: RunningTotals, nights: list[range]) -> None:
+    """A dotted rule after a hand that ended a game, a solid one between two nights."""
+    new_night = {night.start for night in nights[1:]}
+    for i, end in enumerate(running.ends):
+        if end and i < f.hands - 1 and i + 1 not in new_night:
+            _line(svg, f.x(i), f.x(i), TOP, H - BOTTOM, stroke="#bbb", stroke_dasharray="2 3")
+    for start in sorted(new_night):
+        _line(svg, f.x(start - 0.5), f.x(start - 0.5), TOP, H - BOTTOM, stroke="#888", stroke_width="1.5",
+              class_="night")
 
 
 def running_chart(running: RunningTotals) -> ET.Element:
     """The chart of one scoring system's running totals, as an ``<svg>`` element (scaled by CSS):
     hand numbers under the axis, a dotted rule where a game ended, a solid rule and a break in
     the lines where a night ended. The players' names are in :func:`legend`, for the page to list."""
-    hands = running.hands
     values = [v for series in running.series.values() for v in series if v != NO_TOTAL] or [0]
     low, high = min(0, *values), max(0, *values)
-    if high == low:
-        high = low + 1
-    span_x = max(hands - 1, 1)
-
-    def x(i: float) -> float:
-        return round(LEFT + (W - LEFT - RIGHT) * i / span_x, 1)
-
-    def y(v: int) -> float:
-        return round(TOP + (H - TOP - BOTTOM) * (high - v) / (high - low), 1)
-
+    f = _Frame(running.hands, low, high if high > low else low + 1)
     svg = ET.Element("svg", {"viewBox": f"0 0 {W} {H}", "class": "kc-chart", "role": "img",
                              "data-scoring": running.scoring.name})
     title = ET.SubElement(svg, "title")
     title.text = f"Running totals ({running.scoring.name}), hand by hand"
-    muted = {"font_size": FONT, "fill": "#555"}
-    ET.SubElement(svg, "line", {"x1": str(LEFT), "x2": str(W - RIGHT), "y1": str(y(0)), "y2": str(y(0)),
-                                "stroke": "#999"})
-    for value in sorted({low, 0, high}):
-        _text(svg, str(value), x=LEFT - 5, y=y(value) + 4, text_anchor="end", **muted)
-    axis = H - BOTTOM
-    step = tick_step(hands)
-    for i in range(hands):
-        if i == 0 or (i + 1) % step == 0:
-            ET.SubElement(svg, "line", {"x1": str(x(i)), "x2": str(x(i)), "y1": str(axis), "y2": str(axis + 4),
-                                        "stroke": "#999", "class": "tick"})
-            _text(svg, str(i + 1), x=x(i), y=axis + 5 + FONT, text_anchor="middle", **{"class": "tick"}, **muted)
-    _text(svg, "hand", x=W - RIGHT, y=H - 2, text_anchor="end", **muted)
-    for i, end in enumerate(running.ends):
-        if end and i < hands - 1 and not (i + 1 < len(running.night_starts) and running.night_starts[i + 1]):
-            ET.SubElement(svg, "line", {"x1": str(x(i)), "x2": str(x(i)), "y1": str(TOP), "y2": str(axis),
-                                        "stroke": "#bbb", "stroke-dasharray": "2 3"})
+    _axes(svg, f)
     nights = _nights(running)
-    for night in nights[1:]:
-        middle = x(night.start - 0.5)
-        ET.SubElement(svg, "line", {"x1": str(middle), "x2": str(middle), "y1": str(TOP), "y2": str(axis),
-                                    "stroke": "#888", "stroke-width": "1.5", "class": "night"})
+    _rules(svg, f, running, nights)
     for n, (name, series) in enumerate(running.series.items()):
-        colour = PALETTE[n % len(PALETTE)]
         g = ET.Element("g", {"data-player": printable(name)})
         for night in nights:
-            points = " ".join(f"{x(i)},{y(series[i])}" for i in night if series[i] != NO_TOTAL)
+            points = " ".join(f"{f.x(i)},{f.y(series[i])}" for i in night if series[i] != NO_TOTAL)
             if points:
-                ET.SubElement(g, "polyline", {"points": points, "fill": "none", "stroke": colour,
+                ET.SubElement(g, "polyline", {"points": points, "fill": "none", "stroke": PALETTE[n % len(PALETTE)],
                                               "stroke-width": "2", "stroke-linejoin": "round"})
         if len(g):
             svg.append(g)
