@@ -177,7 +177,7 @@ def test_a_fifo_is_not_read_for_a_key(tmp_path: Path) -> None:
 
 
 def test_an_entry_is_keyed_by_the_bytes_it_was_checked_from(tmp_path: Path) -> None:
-    from kcref.output.cached_check import decoded, fingerprint, fresh_entry, record
+    from kcref.apps.check.cached import decoded, fingerprint, fresh_entry, record
 
     clean = (ROOT / "samples/short-classic.log").read_bytes()
     night = tmp_path / "night.log"

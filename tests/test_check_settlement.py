@@ -10,14 +10,14 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
+from kcref.apps.check.run import run_check
 from kcref.cli import main
 from kcref.files.inputs import resolve
 from kcref.model.events import Span
-from kcref.output.check_report import run_check
-from kcref.output.diagnostic_lines import format_located
-from kcref.output.settlement import settlement_line
 from kcref.referee.pipeline import check_file
 from kcref.referee.verdict import Penalty
+from kcref.render.diagnostic_lines import format_located
+from kcref.render.settlement import settlement_line
 from tests.util import ROOT, assert_golden
 
 NIGHT = "samples/commercial-night.log"

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
+from kcref.apps.check import run as check_report
 from kcref.files.inputs import resolve
-from kcref.output import check_report
-from kcref.output.check_formats import CHECK_FORMATS
+from kcref.render.check_formats import CHECK_FORMATS
 
 PENALTIES = ('[Players "Ann, Bob"]\n[Rules "commercial"]\nhand 1\nlayout N:5D E:JS S:KH W:2C\n'
              "Ann: draw\nBob: draw\nAnn: 9Z->N\n")

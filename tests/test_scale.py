@@ -172,8 +172,8 @@ def test_keep_sends_back_only_the_diagnostics_wanted(tmp_path: Path) -> None:
     and without worker processes."""
     from functools import partial
 
-    from kcref.output.check_formats import failing
     from kcref.referee.pipeline import check_paths
+    from kcref.render.check_formats import failing
 
     paths = []
     for i in range(3):

@@ -20,8 +20,8 @@ if TYPE_CHECKING:
 
 
 def check_formats() -> Iterable[Described]:
-    """``--format``: the output formats of :data:`kcref.output.check_formats.CHECK_FORMATS`."""
-    from ..output.check_formats import CHECK_FORMATS
+    """``--format``: the output formats of :data:`kcref.render.check_formats.CHECK_FORMATS`."""
+    from ..render.check_formats import CHECK_FORMATS
 
     return CHECK_FORMATS.values()
 
@@ -124,9 +124,9 @@ def command(ctx: click.Context, files: tuple[str, ...], fmt: str | None, globs: 
     """
     import os
 
+    from ..apps.check.run import default_format, run_check
     from ..files.config import Config, ConfigError, Finder, in_force
     from ..model.status import ExitStatus
-    from ..output.check_report import default_format, run_check
 
     if isolated and config_file is not None:
         raise click.UsageError("give --config or --isolated, not both")
@@ -148,7 +148,7 @@ def command(ctx: click.Context, files: tuple[str, ...], fmt: str | None, globs: 
         for path in in_use or ["none (the built-in settings)"]:
             click.echo(f"kcref check: configuration: {printable(path)}", err=True)
     if statistics:
-        from ..output.check_statistics import STATISTICS_FORMATS
+        from ..render.check_statistics import STATISTICS_FORMATS
 
         if fmt not in STATISTICS_FORMATS:
             raise click.UsageError(f"--statistics prints {' or '.join(STATISTICS_FORMATS)}, not {fmt}")

@@ -3,7 +3,7 @@ printed back.
 
 An entry holds what every format prints of a file, whatever the format of the run that wrote
 it: every diagnostic in the order the check handed them on (with its source line), each hand's
-line, the text of each settlement line (:func:`~kcref.output.check_formats.settled_line`) with
+line, the text of each settlement line (:func:`~kcref.render.check_formats.settled_line`) with
 the number of diagnostics handed on before it. Nothing else: the counts, the penalties and
 whether the file could be read are counted from the diagnostics, each checked against the code
 table as the entry is read (:func:`decoded`). Printed back, it goes to the printer in the same
@@ -21,16 +21,16 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
-from ..files.cache import Cache
-from ..model.codes import BY_CODE, UNREADABLE, Severity
-from ..model.diagnostics import Diagnostic
-from ..referee.pipeline import FileReport, Keep, check_file
-from .check_formats import Printer, settled_line
+from ...files.cache import Cache
+from ...model.codes import BY_CODE, UNREADABLE, Severity
+from ...model.diagnostics import Diagnostic
+from ...referee.pipeline import FileReport, Keep, check_file
+from ...render.check_formats import Printer, settled_line
 
 if TYPE_CHECKING:
-    from ..files.cache import Entry
-    from ..files.config import Config
-    from ..referee.verdict import HandVerdict
+    from ...files.cache import Entry
+    from ...files.config import Config
+    from ...referee.verdict import HandVerdict
 
 @lru_cache(maxsize=64)
 def fingerprint(config: Config | None) -> str:

@@ -4,7 +4,7 @@ when a hand ends (:func:`settlement`), ``kcref check`` in one line per hand that
 (:func:`settlement_line`).
 
 Names are worded as given: the caller makes them safe for its output (``record`` each name with
-:func:`~kcref.output.cells.terminal`, ``check`` the whole line as its text printer does).
+:func:`~kcref.render.cells.terminal`, ``check`` the whole line as its text printer does).
 """
 
 from __future__ import annotations

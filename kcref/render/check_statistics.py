@@ -17,7 +17,7 @@ from .check_formats import HIDDEN, Printer, hidden
 STATISTICS_FORMATS = ("text", "json")
 """The formats ``--statistics`` prints in."""
 HIDDEN_WORDS = {"ignored": "ignored by configuration", "suppressed": "suppressed"}
-"""What the text rows of diagnostics not reported say of them, by why (:data:`~kcref.output.check_formats.HIDDEN`)."""
+"""What the text rows of diagnostics not reported say of them, by why (:data:`~kcref.render.check_formats.HIDDEN`)."""
 
 
 class StatisticsPrinter(Printer):

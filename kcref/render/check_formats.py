@@ -197,7 +197,7 @@ class TextPrinter(Printer):
     hand's penalties (KC4xx) in one settlement line, printed when the hand is judged, after the
     hand's other diagnostics (``path:LINE: hand 2: Eli went out and took the pot of 21; cards
     left: ...; chips paid: ...``, LINE being the hand's ``hand`` line; see
-    :func:`kcref.output.settlement.settlement_line`). A hand with an error gets none: its
+    :func:`kcref.render.settlement.settlement_line`). A hand with an error gets none: its
     errors say how it went. ``verbose`` prints every penalty on its own, as :class:`Printer`."""
 
     @property

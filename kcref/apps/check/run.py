@@ -12,11 +12,11 @@ from contextlib import AbstractContextManager
 from dataclasses import replace
 from typing import TYPE_CHECKING, TextIO
 
-from ..files.inputs import Found, Inputs, Problem, display_name
-from ..model.codes import Severity
-from ..model.diagnostics import Diagnostic
-from ..model.status import ExitStatus
-from ..referee.pipeline import (
+from ...files.inputs import Found, Inputs, Problem, display_name
+from ...model.codes import Severity
+from ...model.diagnostics import Diagnostic
+from ...model.status import ExitStatus
+from ...referee.pipeline import (
     Configs,
     FileReport,
     Keep,
@@ -25,11 +25,11 @@ from ..referee.pipeline import (
     in_workers,
     problem_report,
 )
-from .check_formats import CHECK_FORMATS, JunitPrinter, Printer, failing_check, unfolded
+from ...render.check_formats import CHECK_FORMATS, JunitPrinter, Printer, failing_check, unfolded
 
 if TYPE_CHECKING:
-    from ..files.cache import Cache
-    from ..files.config import Config
+    from ...files.cache import Cache
+    from ...files.config import Config
 
 Progress = Callable[[Iterable[FileReport], int], AbstractContextManager[Iterable[FileReport]]]
 """Shows the reports going by: given them and how many there are, gives them back (a progress bar)."""
@@ -68,7 +68,7 @@ def run_check(inputs: Inputs, fmt: str, out: TextIO, *, jobs: int = 1, quiet: bo
     at least :data:`PROGRESS_FILES`; ``verbose`` prints each penalty on its own in the text format
     (else a hand's penalties make one settlement line); ``configs`` gives each file its
     configuration (the diagnostics it ignores are neither shown nor counted). With ``statistics``
-    (``fmt``: one of :data:`~kcref.output.check_statistics.STATISTICS_FORMATS`) the counts of each
+    (``fmt``: one of :data:`~kcref.render.check_statistics.STATISTICS_FORMATS`) the counts of each
     code are printed instead of the diagnostics. With ``cache``, a file checked before and
     unchanged since (under the same configuration and kcref version) is printed from it, as a
     fresh check prints it; any other file is checked and kept there. ``configurations``, the
@@ -79,7 +79,7 @@ def run_check(inputs: Inputs, fmt: str, out: TextIO, *, jobs: int = 1, quiet: bo
     """
     printer: Printer
     if statistics:
-        from .check_statistics import StatisticsPrinter
+        from ...render.check_statistics import StatisticsPrinter
 
         printer = StatisticsPrinter(out, quiet=quiet, strict=strict, as_json=fmt == "json")
     else:
@@ -166,7 +166,7 @@ def _whole(inputs: Inputs, printer: Printer, jobs: int, count: int, progress: Pr
 def _cached_inputs(inputs: Inputs, cache: Cache, jobs: int, configs: Configs | None) -> Iterator[FileReport]:
     """Every input's report, in order: a cached one where the cache holds it, else checked
     (in ``jobs`` worker processes) and kept in the cache; a path that could not be read, its problem."""
-    from .cached_check import decoded, fresh_entry, keyed_bytes, loaded
+    from .cached import decoded, fresh_entry, keyed_bytes, loaded
 
     settings = {path: None if configs is None else configs(path) for path in inputs.paths}
     hits: dict[str, FileReport] = {}
@@ -224,7 +224,7 @@ def _streamed(inputs: Inputs, printer: Printer, configs: Configs | None = None,
 def _cached_file(path: str, config: Config | None, printer: Printer, keep: Keep | None, cache: Cache) -> FileReport:
     """One file, streamed: printed from the cache when it holds it, else checked (printed as
     it goes) and kept there."""
-    from .cached_check import keyed_bytes, loaded, record, replay
+    from .cached import keyed_bytes, loaded, record, replay
 
     keyed = keyed_bytes(path, config)
     if keyed is None:
