@@ -29,7 +29,7 @@ from kcref.model.status import ExitStatus
 from kcref.notation.formatter import Mode
 from kcref.notation.writer import Spelling
 from kcref.referee.pipeline import FileReport
-from kcref.render.check_formats import CHECK_FORMATS, CheckFormat, Printer
+from kcref.render.check_formats import CHECK_FORMATS, CheckFormat, CheckSettings, Printer
 from kcref.render.score_formats import (
     SCORE_FORMATS,
     VIEWS,
@@ -195,11 +195,11 @@ def test_python_m_kcref_cli_runs_the_command() -> None:
 def test_run_check_returns_the_exit_status(tmp_path: Path) -> None:
     good, bad = ROOT / "samples" / "short-classic.log", ROOT / "samples" / "invalid" / "illegal-plays.log"
     out = io.StringIO()
-    assert run_check(resolve([str(good)]), "text", out) is ExitStatus.OK
+    assert run_check(resolve([str(good)]), CheckSettings(), out) is ExitStatus.OK
     assert out.getvalue().startswith("1 file, ")
-    assert run_check(resolve([str(good), str(bad)]), "json", io.StringIO(), jobs=2) is ExitStatus.FOUND
+    assert run_check(resolve([str(good), str(bad)]), CheckSettings(format="json", jobs=2), io.StringIO()) is ExitStatus.FOUND
     missing = str(tmp_path / "missing.log")
-    assert run_check(resolve([str(bad), missing]), "text", io.StringIO(), quiet=True) is ExitStatus.USAGE
+    assert run_check(resolve([str(bad), missing]), CheckSettings(quiet=True), io.StringIO()) is ExitStatus.USAGE
 
 
 def test_run_check_shows_progress_from_ten_files() -> None:
@@ -211,9 +211,9 @@ def test_run_check_shows_progress_from_ten_files() -> None:
 
     log = str(ROOT / "samples" / "short-classic.log")
     few, many = io.StringIO(), io.StringIO()
-    assert run_check(resolve([log] * 9), "text", few, progress=progress) is ExitStatus.OK
+    assert run_check(resolve([log] * 9), CheckSettings(), few, progress=progress) is ExitStatus.OK
     assert seen == []
-    assert run_check(resolve([log] * 10), "text", many, progress=progress) is ExitStatus.OK
+    assert run_check(resolve([log] * 10), CheckSettings(), many, progress=progress) is ExitStatus.OK
     assert seen == [10] and many.getvalue().splitlines()[-1].startswith("10 files, ")
 
 

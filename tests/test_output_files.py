@@ -245,9 +245,9 @@ def test_file_too_large_is_an_error_and_the_file_is_kept(tmp_path: Path) -> None
 
 
 def test_an_error_while_checking_commits_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from kcref.output import check_report
+    from kcref.apps.check import run as check_report
 
-    def half_then_fail(inputs: object, fmt: str, out: object, **kw: object) -> None:
+    def half_then_fail(inputs: object, settings: object, out: object, **kw: object) -> None:
         out.write("{\"diagnostics\": [" * 5000)  # type: ignore[attr-defined]
         raise RuntimeError("a bug")
 

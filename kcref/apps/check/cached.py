@@ -60,7 +60,7 @@ def record(path: str, config: Config | None, printer: Printer | None = None,
     settled: list[list[Any]] = []
     hands = 0
     show = None if printer is None else printer.diagnostic
-    tell = None if printer is None or not printer.wants_hands else printer.hand
+    tell = None if printer is None or not printer.settings.settles_hands else printer.hand
 
     def emit(d: Diagnostic) -> None:
         diagnostics.append(d)
@@ -195,7 +195,7 @@ def loaded(cache: Cache, path: str, key: str, quiet: bool = False, strict: bool 
 def replay(printer: Printer, report: CachedReport, keep: Keep | None) -> FileReport:
     """Print a cached report as a streamed check prints the file (between ``start_file`` and
     ``end_file``): the diagnostics ``keep`` accepts, and the settlement lines where they came."""
-    settle: Callable[[str, int, str], None] | None = printer.settle if printer.wants_hands else None
+    settle: Callable[[str, int, str], None] | None = printer.settle if printer.settings.settles_hands else None
     settled, told = report.settled, 0
     path, lines = report.path, report.hand_lines
     for i, d in enumerate(report.diagnostics):

@@ -7,7 +7,7 @@ and prints in the order given.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import AbstractContextManager
 from dataclasses import replace
 from typing import TYPE_CHECKING, TextIO
@@ -25,7 +25,7 @@ from ...referee.pipeline import (
     in_workers,
     problem_report,
 )
-from ...render.check_formats import CHECK_FORMATS, JunitPrinter, Printer, failing_check, unfolded
+from ...render.check_formats import CHECK_FORMATS, CheckSettings, Printer
 
 if TYPE_CHECKING:
     from ...files.cache import Cache
@@ -37,55 +37,31 @@ Progress = Callable[[Iterable[FileReport], int], AbstractContextManager[Iterable
 PROGRESS_FILES = 10
 """A progress bar is shown from this many files on."""
 
-TAKES_ALL: frozenset[type[Printer]] = frozenset({JunitPrinter})
-"""Printers whose ``diagnostic`` takes every diagnostic, shown or not (junit sorts them into
-test cases at the end of each file); every other printer does nothing with one it does not show."""
-
-
-def _shown_only(printer: Printer) -> Keep | None:
-    """Which diagnostics the pipeline is to hand on to ``printer`` (all are counted): under
-    --quiet those that fail, with the text printer's settlement lines those it does not fold into
-    them (what its ``shown`` says, asked once a diagnostic: a log may hold a penalty on every
-    turn), else all. A printer that takes every diagnostic (junit) gets them all."""
-    if type(printer) in TAKES_ALL:
-        return None
-    if printer.quiet:
-        return failing_check(printer.strict)
-    return unfolded if printer.wants_hands else None
-
-
 def default_format(environ: Mapping[str, str]) -> str:
     """``github`` on GitHub Actions (``GITHUB_ACTIONS=true``), else ``text``."""
     return "github" if environ.get("GITHUB_ACTIONS") == "true" else "text"
 
 
-def run_check(inputs: Inputs, fmt: str, out: TextIO, *, jobs: int = 1, quiet: bool = False, strict: bool = False,
-              show_source: bool = True, progress: Progress | None = None, verbose: bool = False,
-              configs: Configs | None = None, statistics: bool = False, cache: Cache | None = None,
-              configurations: Sequence[str] = ()) -> ExitStatus:
-    """Check ``inputs`` and print the results on ``out`` in the format named ``fmt``
-    (:data:`CHECK_FORMATS`); ``progress``, if given, shows the files going by when there are
-    at least :data:`PROGRESS_FILES`; ``verbose`` prints each penalty on its own in the text format
-    (else a hand's penalties make one settlement line); ``configs`` gives each file its
-    configuration (the diagnostics it ignores are neither shown nor counted). With ``statistics``
-    (``fmt``: one of :data:`~kcref.render.check_statistics.STATISTICS_FORMATS`) the counts of each
-    code are printed instead of the diagnostics. With ``cache``, a file checked before and
-    unchanged since (under the same configuration and kcref version) is printed from it, as a
-    fresh check prints it; any other file is checked and kept there. ``configurations``, the
-    configuration files in force, are named in the machine formats' metadata.
+def run_check(inputs: Inputs, settings: CheckSettings, out: TextIO, *, progress: Progress | None = None,
+              configs: Configs | None = None, cache: Cache | None = None) -> ExitStatus:
+    """Check ``inputs`` and print the results on ``out`` as ``settings`` say (the format, what
+    is shown, how many worker processes); ``progress``, if given, shows the files going by when
+    there are at least :data:`PROGRESS_FILES`; ``configs`` gives each file its configuration
+    (the diagnostics it ignores are neither shown nor counted). With ``cache``, a file checked
+    before and unchanged since (under the same configuration and kcref version) is printed from
+    it, as a fresh check prints it; any other file is checked and kept there.
 
     Returns USAGE if a file could not be read, FOUND if a file has errors (or warnings when
-    ``strict``), else OK.
+    strict), else OK.
     """
     printer: Printer
-    if statistics:
+    if settings.statistics:
         from ...render.check_statistics import StatisticsPrinter
 
-        printer = StatisticsPrinter(out, quiet=quiet, strict=strict, as_json=fmt == "json")
+        printer = StatisticsPrinter(out, settings)
     else:
-        printer = CHECK_FORMATS[fmt].printer(out, show_source=show_source, quiet=quiet, strict=strict,
-                                             verbose=verbose)
-    printer.configurations = tuple(configurations)
+        printer = CHECK_FORMATS[settings.format].printer(out, settings)
+    jobs = settings.jobs
     count = len(inputs.paths) + len(inputs.problems)
     if progress is not None and count < PROGRESS_FILES:
         progress = None
@@ -101,7 +77,7 @@ def run_check(inputs: Inputs, fmt: str, out: TextIO, *, jobs: int = 1, quiet: bo
     out.flush()
     if any(r.unreadable for r in reports):
         return ExitStatus.USAGE
-    failed = any(r.errors or (strict and r.count(Severity.WARNING)) for r in reports)
+    failed = any(r.errors or (settings.strict and r.count(Severity.WARNING)) for r in reports)
     return ExitStatus.FOUND if failed else ExitStatus.OK
 
 
@@ -118,7 +94,7 @@ def _print_whole(printer: Printer, report: FileReport, keep: Keep | None = None)
         if keep is not None:
             diagnostics = [d for d in report.diagnostics if keep(d)]
         texts = {index: text for _, index, text in from_cache}
-        count = len(lines) if printer.wants_hands else 0
+        count = len(lines) if printer.settings.settles_hands else 0
 
         def tell(i: int) -> None:
             if i in texts:
@@ -139,10 +115,11 @@ def _whole(inputs: Inputs, printer: Printer, jobs: int, count: int, progress: Pr
     """Reports that come back whole (from worker processes, or behind a progress bar), printed in order."""
     # --quiet shows only what fails: the workers need not send the rest back; nor the penalties
     # that the text printer sums up from the verdicts.
-    keep = _shown_only(printer)
+    keep = printer.settings.kept
     checked: Iterator[FileReport]
     if cache is None:
-        checked = check_inputs(inputs, jobs=jobs, keep_hands=printer.wants_hands, keep=keep, configs=configs)
+        checked = check_inputs(inputs, jobs=jobs, keep_hands=printer.settings.settles_hands, keep=keep,
+                               configs=configs)
     else:
         checked = _cached_inputs(inputs, cache, jobs, configs)
     # Closed on the way out, not when collected: an exception (Ctrl-C, a failed write) then
@@ -200,9 +177,9 @@ def _streamed(inputs: Inputs, printer: Printer, configs: Configs | None = None,
     reports = []
     # Under --quiet most diagnostics (a penalty on many turns) are not shown: the pipeline then
     # only counts them, without fetching their source lines or handing them to the printer.
-    # So too the penalties that the text printer sums up per hand (see Printer.wants_hands).
-    keep = _shown_only(printer)
-    on_hand = printer.hand if printer.wants_hands else None
+    # So too the penalties that the text printer sums up per hand (see CheckSettings.settles_hands).
+    keep = printer.settings.kept
+    on_hand = printer.hand if printer.settings.settles_hands else None
     for entry in inputs.entries:
         if isinstance(entry, Found):
             printer.start_file(display_name(entry.path))
@@ -229,11 +206,10 @@ def _cached_file(path: str, config: Config | None, printer: Printer, keep: Keep 
     keyed = keyed_bytes(path, config)
     if keyed is None:
         return check_file(path, keep_hands=False, emit=printer.diagnostic, keep=keep,
-                          on_hand=printer.hand if printer.wants_hands else None, config=config)
+                          on_hand=printer.hand if printer.settings.settles_hands else None, config=config)
     data, key = keyed
     # --quiet shows only what fails: a file without it needs no more than its counts.
-    quiet = printer.quiet and type(printer) not in TAKES_ALL
-    cached = loaded(cache, path, key, quiet, printer.strict)
+    cached = loaded(cache, path, key, printer.settings.only_failures, printer.settings.strict)
     if cached is not None:
         return replay(printer, cached, keep)
     report, entry = record(path, config, printer, keep, data)  # the very bytes of the key: read once
