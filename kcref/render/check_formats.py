@@ -1,9 +1,9 @@
 """Print check results for people (text) and machines (JSON, GitHub workflow commands, JUnit,
 SARIF, GitLab Code Quality).
 
-A printer is told of each file as it starts, of each diagnostic as it is found (and, when it
-:attr:`~CheckSettings.settles_hands`, of each hand's verdict once the hand's diagnostics are out: the
-text format's settlement lines), and of each file's report when it ends, so every format
+A printer is told of each file as it starts, of each diagnostic as it is found (and, when the
+settings :attr:`~CheckSettings.settles_hands`, of each hand's settlement line once the hand's
+diagnostics are out), and of each file's report when it ends, so every format
 streams while a large log is checked (JUnit, whose suites open with their counts, waits in
 temporary files on disk).
 
@@ -199,13 +199,11 @@ class Printer:
         self.out = out
         self.settings = settings
 
-    def hand(self, verdict: HandVerdict, line: int) -> None:
-        """A hand is judged (``line``: its ``hand`` line); its diagnostics were given before.
-        Only told when the settings settle hands (:attr:`CheckSettings.settles_hands`)."""
-
     def settle(self, path: str, line: int, text: str) -> None:
-        """Print a hand's settlement line ``text`` (:func:`settled_line`), kept from an earlier
-        check (the verdict cache); only told when the settings settle hands."""
+        """Print a hand's settlement line ``text`` (:func:`settled_line`; ``line``: the hand's
+        ``hand`` line), after the hand's diagnostics, whether the hand was judged now or kept
+        from an earlier check (the verdict cache); only told when the settings settle hands
+        (:attr:`CheckSettings.settles_hands`)."""
 
     def start_file(self, path: str) -> None:
         pass
@@ -239,11 +237,6 @@ class TextPrinter(Printer):
     left: ...; chips paid: ...``, LINE being the hand's ``hand`` line; see
     :func:`kcref.render.settlement.settlement_line`). A hand with an error gets none: its
     errors say how it went. ``verbose`` prints every penalty on its own, as :class:`Printer`."""
-
-    def hand(self, verdict: HandVerdict, line: int) -> None:
-        text = settled_line(verdict)
-        if text is not None:
-            self.settle(verdict.path, line, text)
 
     def settle(self, path: str, line: int, text: str) -> None:
         self.out.write(format_located(path, line, text) + "\n")

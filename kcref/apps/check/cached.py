@@ -1,13 +1,13 @@
-"""What ``kcref check`` keeps in its verdict cache (:mod:`kcref.files.cache`), and how it is
-printed back.
+"""The verdict cache of ``kcref check`` (:mod:`kcref.files.cache`) as the pipeline's report
+store (:class:`~kcref.referee.pipeline.ReportStore`): a file's report kept as an entry, and read back.
 
 An entry holds what every format prints of a file, whatever the format of the run that wrote
 it: every diagnostic in the order the check handed them on (with its source line), each hand's
 line, the text of each settlement line (:func:`~kcref.render.check_formats.settled_line`) with
 the number of diagnostics handed on before it. Nothing else: the counts, the penalties and
 whether the file could be read are counted from the diagnostics, each checked against the code
-table as the entry is read (:func:`decoded`). Printed back, it goes to the printer in the same
-calls, in the same order, as a fresh check's: the output is the same, byte for byte. The path
+table as the entry is read (:func:`decoded`). Read back, it is a report like a fresh check's,
+printed by the same calls in the same order: the output is the same, byte for byte. The path
 is not kept: a cached file's diagnostics are named as the file is named on this run's command
 line.
 """
@@ -16,21 +16,17 @@ from __future__ import annotations
 
 from array import array
 from collections import Counter
-from collections.abc import Callable
-from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from ...files.cache import Cache
 from ...model.codes import BY_CODE, UNREADABLE, Severity
 from ...model.diagnostics import Diagnostic
-from ...referee.pipeline import FileReport, Keep, check_file
-from ...render.check_formats import Printer, settled_line
+from ...referee.pipeline import FileReport, Keyed
 
 if TYPE_CHECKING:
     from ...files.cache import Entry
     from ...files.config import Config
-    from ...referee.verdict import HandVerdict
 
 @lru_cache(maxsize=64)
 def fingerprint(config: Config | None) -> str:
@@ -43,44 +39,12 @@ def fingerprint(config: Config | None) -> str:
     return json.dumps([config.rules, [list(o) for o in config.options], sorted(config.ignored())])
 
 
-@dataclass
-class CachedReport(FileReport):
-    """A file's report as kept in the cache: every diagnostic, and the settlement lines."""
-
-    settled: list[tuple[int, int, str]] = field(default_factory=list)
-    """Each settlement line: how many diagnostics come before it, its hand's index, its text."""
-
-
-def record(path: str, config: Config | None, printer: Printer | None = None,
-           keep: Keep | None = None, data: bytes | None = None) -> tuple[FileReport, Entry]:
-    """Check the file at ``path`` (its bytes ``data``, when read already) and give its report
-    and its cache entry; with ``printer``, print as a streamed check does (only the diagnostics
-    ``keep`` accepts, when given)."""
-    diagnostics: list[Diagnostic] = []
-    settled: list[list[Any]] = []
-    hands = 0
-    show = None if printer is None else printer.diagnostic
-    tell = None if printer is None or not printer.settings.settles_hands else printer.hand
-
-    def emit(d: Diagnostic) -> None:
-        diagnostics.append(d)
-        if show is not None and (keep is None or keep(d)):
-            show(d)
-
-    def on_hand(verdict: HandVerdict, line: int) -> None:
-        nonlocal hands
-        text = settled_line(verdict)
-        if text is not None:
-            settled.append([len(diagnostics), hands, text])
-        hands += 1
-        if tell is not None:
-            tell(verdict, line)
-
-    report = check_file(path, keep_hands=False, emit=emit, on_hand=on_hand, config=config, data=data)
-    entry = {"diagnostics": [[d.line, d.column, d.severity.value, d.code, d.message, d.source] for d in diagnostics],
-             "hand_lines": list(report.hand_lines), "settled": settled,
-             "ignored": dict(report.ignored), "suppressed": dict(report.suppressed)}
-    return report, entry
+def entry_of(report: FileReport) -> Entry:
+    """The entry that keeps ``report``: a whole report, checked with the settlement lines."""
+    return {"diagnostics": [[d.line, d.column, d.severity.value, d.code, d.message, d.source]
+                            for d in report.diagnostics],
+            "hand_lines": list(report.hand_lines), "settled": [list(s) for s in report.settlements],
+            "ignored": dict(report.ignored), "suppressed": dict(report.suppressed)}
 
 
 def keyed_bytes(path: str, config: Config | None) -> tuple[bytes, str] | None:
@@ -88,16 +52,6 @@ def keyed_bytes(path: str, config: Config | None) -> tuple[bytes, str] | None:
     file that is not to be cached (see :meth:`Cache.read`)."""
     data = Cache.read(path)
     return None if data is None else (data, Cache.key(data, fingerprint(config)))
-
-
-def fresh_entry(path: str, config: Config | None) -> tuple[str | None, Entry]:
-    """:func:`record` without a printer, what a worker process sends back: the entry, and the key
-    of the bytes it checked (``None``: not to be cached), read once for both."""
-    keyed = keyed_bytes(path, config)
-    if keyed is None:
-        return None, record(path, config)[1]
-    data, key = keyed
-    return key, record(path, config, data=data)[1]
 
 
 _SEVERITIES = (Severity.ERROR, Severity.WARNING, Severity.INFO)
@@ -116,7 +70,7 @@ _LARGEST = 2 ** 63 - 1
 """The largest line or column an entry may hold (what an ``array("q")`` holds)."""
 
 
-def decoded(path: str, entry: Entry, quiet: bool = False, strict: bool = False) -> CachedReport | None:
+def decoded(path: str, entry: Entry, quiet: bool = False, strict: bool = False) -> FileReport | None:
     """The report an entry holds, its diagnostics named ``path``; ``None`` if the entry is not
     one this version writes. The counts, the penalties and whether the file could be read are
     those of its diagnostics, each of which must be a code of the table with the table's
@@ -152,11 +106,11 @@ def decoded(path: str, entry: Entry, quiet: bool = False, strict: bool = False) 
     severities = _SEVERITIES
     diagnostics = [Diagnostic(path, line, column, severities[kinds[code][1]], code, message, source)
                    for line, column, _, code, message, source in rows]
-    return CachedReport(path, diagnostics=diagnostics, hand_lines=array("q", lines),
-                        counts=Counter({s: n for s, n in zip(severities, counts, strict=True) if n}),
-                        penalties=penalties, unreadable=unreadable,
-                        settled=[(at, index, text) for at, index, text in settled],
-                        ignored=hidden[0], suppressed=hidden[1])
+    return FileReport(path, diagnostics=diagnostics, hand_lines=array("q", lines),
+                      counts=Counter({s: n for s, n in zip(severities, counts, strict=True) if n}),
+                      penalties=penalties, unreadable=unreadable,
+                      settlements=[(at, index, text) for at, index, text in settled],
+                      ignored=hidden[0], suppressed=hidden[1])
 
 
 def _hidden(counts: object) -> Counter[str] | None:
@@ -184,29 +138,26 @@ def _settled(settled: list[Any], diagnostics: int, hands: int) -> bool:
     return True
 
 
-def loaded(cache: Cache, path: str, key: str, quiet: bool = False, strict: bool = False) -> CachedReport | None:
-    """The report the cache holds for ``path`` under ``key`` (see :func:`decoded`); ``None`` when
-    it holds none, or none that a check of a readable file could have written."""
-    entry = cache.load(path, key)
-    report = None if entry is None else decoded(path, entry, quiet, strict)
-    return None if report is None or report.unreadable else report
+class VerdictCache:
+    """The verdict cache as the pipeline's report store. With ``only_failures`` (``--quiet``), a
+    file that passes (no error, nor a warning when ``strict``) comes back with its counts only."""
 
+    keyed: Keyed = staticmethod(keyed_bytes)
 
-def replay(printer: Printer, report: CachedReport, keep: Keep | None) -> FileReport:
-    """Print a cached report as a streamed check prints the file (between ``start_file`` and
-    ``end_file``): the diagnostics ``keep`` accepts, and the settlement lines where they came."""
-    settle: Callable[[str, int, str], None] | None = printer.settle if printer.settings.settles_hands else None
-    settled, told = report.settled, 0
-    path, lines = report.path, report.hand_lines
-    for i, d in enumerate(report.diagnostics):
-        while told < len(settled) and settled[told][0] <= i:
-            if settle is not None:
-                settle(path, lines[settled[told][1]], settled[told][2])
-            told += 1
-        if keep is None or keep(d):
-            printer.diagnostic(d)
-    if settle is not None:
-        for _, index, text in settled[told:]:
-            settle(path, lines[index], text)
-    return FileReport(path, hand_lines=report.hand_lines, counts=report.counts, penalties=report.penalties,
-                      unreadable=report.unreadable, ignored=report.ignored, suppressed=report.suppressed)
+    def __init__(self, cache: Cache, only_failures: bool = False, strict: bool = False) -> None:
+        self.cache = cache
+        self.only_failures = only_failures
+        self.strict = strict
+
+    def load(self, path: str, key: str) -> FileReport | None:
+        """The report the cache holds for ``path`` under ``key`` (see :func:`decoded`); ``None`` when
+        it holds none, or none that a check of a readable file could have written."""
+        kept = self.cache.load(path, key)
+        report = None if kept is None else decoded(path, kept, self.only_failures, self.strict)
+        return None if report is None or report.unreadable else report
+
+    def store(self, path: str, key: str, report: FileReport) -> None:
+        self.cache.store(path, key, entry_of(report))
+
+    def close(self) -> None:
+        self.cache.close()
