@@ -48,10 +48,10 @@ LINE_AND_COLUMN = itemgetter(1, 2)
 Emit = Callable[[Diagnostic], None]
 OnHand = Callable[[HandVerdict, int], None]
 """Called with each verdict and its hand's line, once the diagnostics up to that hand are emitted."""
-Settle = Callable[[HandVerdict], "str | None"]
+SettlementLine = Callable[[HandVerdict], "str | None"]
 """A hand's settlement line, or ``None`` for a hand that gets none: what a caller prints for a
 hand once its diagnostics are out (a module-level function: it goes to worker processes)."""
-OnSettle = Callable[[str, int, str], None]
+OnSettlement = Callable[[str, int, str], None]
 """Called with the file's name, a hand's line and its settlement line, where it comes among the
 diagnostics."""
 Settlement = tuple[int, int, str]
@@ -84,7 +84,7 @@ class FileReport:
     """How many diagnostics of each code a ``# kcref: ignore[...]`` comment silenced (neither
     handed on nor counted)."""
     settlements: list[Settlement] = field(default_factory=list)
-    """Each hand's settlement line, when checked with a ``settle`` and the diagnostics kept."""
+    """Each hand's settlement line, when checked with a ``settlement`` and the diagnostics kept."""
 
     def count(self, severity: Severity) -> int:
         return self.counts[severity]
@@ -115,7 +115,7 @@ that is not kept (a module-level function: it goes to worker processes)."""
 class ReportStore(Protocol):
     """Where the reports of files judged before are kept, found again by the key of the very
     bytes judged (the verdict cache of ``kcref check``). A stored report holds every diagnostic
-    and, checked with a ``settle``, every settlement line."""
+    and, checked with a ``settlement``, every settlement line."""
 
     @property
     def keyed(self) -> Keyed:
@@ -140,7 +140,7 @@ def _settings(config: Config | None) -> tuple[Defaults, frozenset[str]]:
 def check_items(items: Iterable[object], path: str, *, keep_hands: bool = True, emit: Emit | None = None,
                 sources: SourceLines | None = None, on_hand: OnHand | None = None,
                 keep: Keep | None = None, config: Config | None = None, suppress: bool = True,
-                settle: Settle | None = None, on_settle: OnSettle | None = None) -> FileReport:
+                settlement: SettlementLine | None = None, on_settlement: OnSettlement | None = None) -> FileReport:
     """Check a stream of events and syntax diagnostics read from ``path``: set-up, then replay.
 
     Diagnostics go to ``emit`` as each hand is judged (else into ``report.diagnostics``), only
@@ -150,12 +150,12 @@ def check_items(items: Iterable[object], path: str, *, keep_hands: bool = True, 
     diagnostics are out. ``config`` gives the rules and options of a log without those tags,
     and the codes that are neither handed on nor counted (see :meth:`Config.ignored`). Without
     ``suppress``, the log's ``# kcref: ignore[...]`` comments silence nothing, as for
-    :class:`~kcref.referee.live.LiveLog`, which refuses a line with any error. With ``settle``,
-    each hand's settlement line goes to ``on_settle`` once the hand's diagnostics are out, and
+    :class:`~kcref.referee.live.LiveLog`, which refuses a line with any error. With ``settlement``,
+    each hand's settlement line goes to ``on_settlement`` once the hand's diagnostics are out, and
     into ``report.settlements`` when the diagnostics are kept there.
     """
     defaults, ignored = _settings(config)
-    check = _Check(path, keep_hands, emit, sources, on_hand, keep, ignored, suppress, settle, on_settle)
+    check = _Check(path, keep_hands, emit, sources, on_hand, keep, ignored, suppress, settlement, on_settlement)
     for verdict in referee_hands(check.records(items, defaults)):
         check.hand(verdict)
     check.note_suppressions()
@@ -169,10 +169,11 @@ class _Check:
 
     def __init__(self, path: str, keep_hands: bool, emit: Emit | None, sources: SourceLines | None,
                  on_hand: OnHand | None, keep: Keep | None = None, ignored: frozenset[str] = frozenset(),
-                 suppress: bool = True, settle: Settle | None = None, on_settle: OnSettle | None = None) -> None:
+                 suppress: bool = True, settlement: SettlementLine | None = None,
+                 on_settlement: OnSettlement | None = None) -> None:
         self.path = path
-        self.settle = settle
-        self.on_settle = on_settle
+        self.settlement = settlement
+        self.on_settlement = on_settlement
         self.suppress = suppress
         self.keep = keep
         self.ignored = ignored
@@ -244,13 +245,13 @@ class _Check:
             self.sources.release(record.start.span.line)
         if self.on_hand is not None:
             self.on_hand(verdict, report.hand_lines[-1])
-        if self.settle is not None:
-            text = self.settle(verdict)
+        if self.settlement is not None:
+            text = self.settlement(verdict)
             if text is not None:
                 if self.emit is None:
                     report.settlements.append((len(report.diagnostics), len(report.hand_lines) - 1, text))
-                if self.on_settle is not None:
-                    self.on_settle(self.path, report.hand_lines[-1], text)
+                if self.on_settlement is not None:
+                    self.on_settlement(self.path, report.hand_lines[-1], text)
 
     def _stopped_silently(self, verdict: HandVerdict, replayed: tuple[Diagnostic, ...]) -> None:
         """A KC504 note where a suppression silences the rule error that stopped the replay of
@@ -330,28 +331,28 @@ def check_text(text: str, path: str = "<string>", *, keep_hands: bool = True, em
 
 def check_file(path: str, stdin: BinaryIO | None = None, *, keep_hands: bool = True,
                emit: Emit | None = None, on_hand: OnHand | None = None, keep: Keep | None = None,
-               config: Config | None = None, data: bytes | None = None, settle: Settle | None = None,
-               on_settle: OnSettle | None = None, store: ReportStore | None = None) -> FileReport:
+               config: Config | None = None, data: bytes | None = None, settlement: SettlementLine | None = None,
+               on_settlement: OnSettlement | None = None, store: ReportStore | None = None) -> FileReport:
     """Check the log at ``path`` (``-`` reads ``stdin``, by default the process's standard input).
 
     With ``emit`` and without ``keep_hands`` memory stays flat however large the file: the file
     (or standard input) is read once, as a stream, and never opened twice. With ``keep``, only
-    the diagnostics it accepts are handed on (see :func:`check_items`; ``settle`` and
-    ``on_settle`` too). ``data``, when given, is the file's bytes, read already: those are
+    the diagnostics it accepts are handed on (see :func:`check_items`; ``settlement`` and
+    ``on_settlement`` too). ``data``, when given, is the file's bytes, read already: those are
     checked, and the file is not opened again.
 
     With ``store``, a file it keys (see :class:`ReportStore`) is judged whole: its report comes
     from the store, or is checked from the bytes keyed and kept there; then handed to ``emit``
-    and ``on_settle`` as a check that goes hand by hand hands it on (see :func:`hand_on`), and
+    and ``on_settlement`` as a check that goes hand by hand hands it on (see :func:`hand_on`), and
     the report returned holds only the counts. Verdicts are not kept.
     """
     if store is not None and data is None:
         keyed = store.keyed(path, config)
         if keyed is not None:
-            report = _stored(path, config, keyed, settle, store)
+            report = _stored(path, config, keyed, settlement, store)
             if emit is None:
                 return report
-            hand_on(report, emit, on_settle, keep)
+            hand_on(report, emit, on_settlement, keep)
             return replace(report, diagnostics=[], settlements=[])
     sources = SourceLines()
     name = path
@@ -361,52 +362,53 @@ def check_file(path: str, stdin: BinaryIO | None = None, *, keep_hands: bool = T
     elif path == "-":
         name, source = "<stdin>", stdin or sys.stdin.buffer
     return check_items(read_runs(source, name, sources), name, keep_hands=keep_hands, emit=emit, sources=sources,
-                       on_hand=on_hand, keep=keep, config=config, settle=settle, on_settle=on_settle)
+                       on_hand=on_hand, keep=keep, config=config, settlement=settlement, on_settlement=on_settlement)
 
 
-def _stored(path: str, config: Config | None, keyed: tuple[bytes, str], settle: Settle | None,
+def _stored(path: str, config: Config | None, keyed: tuple[bytes, str], settlement: SettlementLine | None,
             store: ReportStore) -> FileReport:
     """The whole report of the file whose bytes and key are ``keyed``: the store's, or checked
     from those very bytes and kept there."""
     data, key = keyed
     report = store.load(path, key)
     if report is None:
-        report = check_file(path, keep_hands=False, config=config, data=data, settle=settle)
+        report = check_file(path, keep_hands=False, config=config, data=data, settlement=settlement)
         if not report.unreadable:
             store.store(path, key, report)
     return report
 
 
-def hand_on(report: FileReport, emit: Emit, on_settle: OnSettle | None = None, keep: Keep | None = None) -> None:
+def hand_on(report: FileReport, emit: Emit, on_settlement: OnSettlement | None = None,
+            keep: Keep | None = None) -> None:
     """Hand a whole report on as a check that goes hand by hand does: its diagnostics to ``emit``
-    (those ``keep`` accepts), each settlement line to ``on_settle`` where it came among them."""
-    settlements, lines, told = report.settlements, report.hand_lines, 0
+    (those ``keep`` accepts), each settlement line to ``on_settlement`` where it came among them."""
+    settlements, lines, given = report.settlements, report.hand_lines, 0
     for i, d in enumerate(report.diagnostics):
-        while told < len(settlements) and settlements[told][0] <= i:
-            if on_settle is not None:
-                on_settle(report.path, lines[settlements[told][1]], settlements[told][2])
-            told += 1
+        while given < len(settlements) and settlements[given][0] <= i:
+            if on_settlement is not None:
+                on_settlement(report.path, lines[settlements[given][1]], settlements[given][2])
+            given += 1
         if keep is None or keep(d):
             emit(d)
-    if on_settle is not None:
-        for _, index, text in settlements[told:]:
-            on_settle(report.path, lines[index], text)
+    if on_settlement is not None:
+        for _, index, text in settlements[given:]:
+            on_settlement(report.path, lines[index], text)
 
 
 def _check_one(path: str, config: Config | None, keep_hands: bool, keep: Keep | None,
-               settle: Settle | None = None) -> FileReport:
-    return check_file(path, keep_hands=keep_hands, keep=keep, config=config, settle=settle)
+               settlement: SettlementLine | None = None) -> FileReport:
+    return check_file(path, keep_hands=keep_hands, keep=keep, config=config, settlement=settlement)
 
 
-def check_keyed(path: str, config: Config | None, keyed: Keyed, settle: Settle | None = None
+def check_keyed(path: str, config: Config | None, keyed: Keyed, settlement: SettlementLine | None = None
                 ) -> tuple[str | None, FileReport]:
     """Check the file at ``path`` from the bytes ``keyed`` reads and give their key (``None``: a
     file not to be kept) with the whole report: what a worker process sends back to be stored."""
     found = keyed(path, config)
     if found is None:
-        return None, check_file(path, keep_hands=False, config=config, settle=settle)
+        return None, check_file(path, keep_hands=False, config=config, settlement=settlement)
     data, key = found
-    return key, check_file(path, keep_hands=False, config=config, data=data, settle=settle)
+    return key, check_file(path, keep_hands=False, config=config, data=data, settlement=settlement)
 
 
 CHUNK_FILES = 16
@@ -415,7 +417,7 @@ CHUNK_FILES = 16
 
 def check_paths(paths: Iterable[str], *, jobs: int = 1, keep_hands: bool = True,
                 keep: Keep | None = None, configs: Configs | None = None,
-                settle: Settle | None = None) -> Iterator[FileReport]:
+                settlement: SettlementLine | None = None) -> Iterator[FileReport]:
     """Check many files; reports come in the order given, whatever ``jobs`` (worker processes,
     see :func:`in_workers`).
 
@@ -425,7 +427,8 @@ def check_paths(paths: Iterable[str], *, jobs: int = 1, keep_hands: bool = True,
     """
     paths = list(paths)
     settings = [None if configs is None else configs(path) for path in paths]
-    yield from in_workers(partial(_check_one, keep_hands=keep_hands, keep=keep, settle=settle), paths, settings, jobs)
+    yield from in_workers(partial(_check_one, keep_hands=keep_hands, keep=keep, settlement=settlement), paths, settings,
+                          jobs)
 
 
 _T = TypeVar("_T")
@@ -496,7 +499,7 @@ def problem_report(problem: Problem) -> FileReport:
 
 
 def check_inputs(inputs: Inputs, *, jobs: int = 1, keep_hands: bool = True,
-                 keep: Keep | None = None, configs: Configs | None = None, settle: Settle | None = None,
+                 keep: Keep | None = None, configs: Configs | None = None, settlement: SettlementLine | None = None,
                  store: ReportStore | None = None) -> Iterator[FileReport]:
     """Check every file found, in order (``jobs`` worker processes); a path that could not be
     read gets its own report (see :func:`problem_report`) where it stands. With ``keep``, the
@@ -504,9 +507,10 @@ def check_inputs(inputs: Inputs, *, jobs: int = 1, keep_hands: bool = True,
     With ``store``, a file it holds is not checked again, and a file checked is kept there:
     its report holds every diagnostic, whatever ``keep``."""
     if store is not None:
-        yield from _stored_inputs(inputs, jobs, configs, settle, store)
+        yield from _stored_inputs(inputs, jobs, configs, settlement, store)
         return
-    reports = check_paths(inputs.paths, jobs=jobs, keep_hands=keep_hands, keep=keep, configs=configs, settle=settle)
+    reports = check_paths(inputs.paths, jobs=jobs, keep_hands=keep_hands, keep=keep, configs=configs,
+                          settlement=settlement)
     for entry in inputs.entries:
         if isinstance(entry, Found):
             yield next(reports)
@@ -515,7 +519,7 @@ def check_inputs(inputs: Inputs, *, jobs: int = 1, keep_hands: bool = True,
     next(reports, None)  # run the generator to its end, so that a pool of workers is shut down
 
 
-def _stored_inputs(inputs: Inputs, jobs: int, configs: Configs | None, settle: Settle | None,
+def _stored_inputs(inputs: Inputs, jobs: int, configs: Configs | None, settlement: SettlementLine | None,
                    store: ReportStore) -> Iterator[FileReport]:
     """:func:`check_inputs` with a store: the reports it holds, the others checked (in ``jobs``
     worker processes, each keying the bytes it checks) and kept there."""
@@ -527,7 +531,7 @@ def _stored_inputs(inputs: Inputs, jobs: int, configs: Configs | None, settle: S
         if report is not None:
             hits[path] = report
     misses = [path for path in inputs.paths if path not in hits]
-    checked = in_workers(partial(check_keyed, keyed=store.keyed, settle=settle), misses,
+    checked = in_workers(partial(check_keyed, keyed=store.keyed, settlement=settlement), misses,
                          [settings[p] for p in misses], jobs)
     for entry in inputs.entries:
         if isinstance(entry, Problem):

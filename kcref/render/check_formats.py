@@ -2,7 +2,7 @@
 SARIF, GitLab Code Quality).
 
 A printer is told of each file as it starts, of each diagnostic as it is found (and, when the
-settings :attr:`~CheckSettings.settles_hands`, of each hand's settlement line once the hand's
+settings :attr:`~CheckSettings.prints_settlements`, of each hand's settlement line once the hand's
 diagnostics are out), and of each file's report when it ends, so every format
 streams while a large log is checked (JUnit, whose suites open with their counts, waits in
 temporary files on disk).
@@ -143,11 +143,11 @@ class CheckSettings:
         return d.severity is _ERROR or (self.strict and d.severity is _WARNING)
 
     @property
-    def settles_hands(self) -> bool:
+    def prints_settlements(self) -> bool:
         """Whether a hand's penalties print as one settlement line, after the hand's other
         diagnostics (the text format, neither verbose nor quiet): the printer is then told of
         each hand's verdict (:meth:`Printer.hand`)."""
-        return (not self.statistics and CHECK_FORMATS[self.format].settles_hands
+        return (not self.statistics and CHECK_FORMATS[self.format].prints_settlements
                 and not self.verbose and not self.quiet)
 
     def shown(self, d: Diagnostic) -> bool:
@@ -155,7 +155,7 @@ class CheckSettings:
         lines all but the penalties they sum up; else all."""
         if self.quiet:
             return self.fails(d)
-        return not self.settles_hands or _unfolded(d)
+        return not self.prints_settlements or _unfolded(d)
 
     @property
     def takes_all(self) -> bool:
@@ -178,10 +178,10 @@ class CheckSettings:
             return None
         if self.quiet:
             return _fails_strictly if self.strict else _fails
-        return _unfolded if self.settles_hands else None
+        return _unfolded if self.prints_settlements else None
 
 
-def settled_line(verdict: HandVerdict) -> str | None:
+def penalty_settlement_line(verdict: HandVerdict) -> str | None:
     """The settlement line the text format prints for a hand (see :class:`TextPrinter`), or
     ``None``: a hand that paid no penalty, or that has an error, gets none."""
     if not verdict.penalties or not verdict.valid:
@@ -199,11 +199,11 @@ class Printer:
         self.out = out
         self.settings = settings
 
-    def settle(self, path: str, line: int, text: str) -> None:
-        """Print a hand's settlement line ``text`` (:func:`settled_line`; ``line``: the hand's
+    def settlement(self, path: str, line: int, text: str) -> None:
+        """Print a hand's settlement line ``text`` (:func:`penalty_settlement_line`; ``line``: the hand's
         ``hand`` line), after the hand's diagnostics, whether the hand was judged now or kept
-        from an earlier check (the verdict cache); only told when the settings settle hands
-        (:attr:`CheckSettings.settles_hands`)."""
+        from an earlier check (the verdict cache); only told when the settings print settlement lines
+        (:attr:`CheckSettings.prints_settlements`)."""
 
     def start_file(self, path: str) -> None:
         pass
@@ -238,7 +238,7 @@ class TextPrinter(Printer):
     :func:`kcref.render.settlement.settlement_line`). A hand with an error gets none: its
     errors say how it went. ``verbose`` prints every penalty on its own, as :class:`Printer`."""
 
-    def settle(self, path: str, line: int, text: str) -> None:
+    def settlement(self, path: str, line: int, text: str) -> None:
         self.out.write(format_located(path, line, text) + "\n")
 
 
@@ -540,15 +540,15 @@ class CheckFormat(NamedTuple):
     printer: type[Printer]
     help: str
     """What it prints, in a few words (the command's help and shell completion show it)."""
-    settles_hands: bool = False
-    """A hand's penalties print as one settlement line (see :attr:`CheckSettings.settles_hands`)."""
+    prints_settlements: bool = False
+    """A hand's penalties print as one settlement line (see :attr:`CheckSettings.prints_settlements`)."""
     takes_all: bool = False
     """The printer is handed every diagnostic, shown or not (see :attr:`CheckSettings.takes_all`)."""
 
 
 CHECK_FORMATS: dict[str, CheckFormat] = {f.name: f for f in (
     CheckFormat("text", TextPrinter, "each message with its source line and a caret (a hand's penalties in "
-                "one line; all with --verbose), then a summary", settles_hands=True),
+                "one line; all with --verbose), then a summary", prints_settlements=True),
     CheckFormat("json", JsonPrinter, "one JSON object: the diagnostics, each file's counts, the summary"),
     CheckFormat("github", GithubPrinter, "GitHub Actions: a group per file, a workflow command per message"),
     CheckFormat("junit", JunitPrinter, "JUnit XML: a test suite per file, a test case per hand", takes_all=True),

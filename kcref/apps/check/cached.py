@@ -3,7 +3,7 @@ store (:class:`~kcref.referee.pipeline.ReportStore`): a file's report kept as an
 
 An entry holds what every format prints of a file, whatever the format of the run that wrote
 it: every diagnostic in the order the check handed them on (with its source line), each hand's
-line, the text of each settlement line (:func:`~kcref.render.check_formats.settled_line`) with
+line, the text of each settlement line (:func:`~kcref.render.check_formats.penalty_settlement_line`) with
 the number of diagnostics handed on before it. Nothing else: the counts, the penalties and
 whether the file could be read are counted from the diagnostics, each checked against the code
 table as the entry is read (:func:`decoded`). Read back, it is a report like a fresh check's,
@@ -77,8 +77,8 @@ def decoded(path: str, entry: Entry, quiet: bool = False, strict: bool = False) 
     severity, at a line and column >= 0; each settlement line must name a hand of the entry
     and a place among its diagnostics. With ``quiet``, a file that passes (has no error, nor a
     warning when ``strict``) keeps only its counts: none of its diagnostics is to be shown."""
-    rows, lines, settled = entry.get("diagnostics"), entry.get("hand_lines"), entry.get("settled")
-    if type(rows) is not list or type(lines) is not list or type(settled) is not list:
+    rows, lines, settlements = entry.get("diagnostics"), entry.get("hand_lines"), entry.get("settled")
+    if type(rows) is not list or type(lines) is not list or type(settlements) is not list:
         return None
     kinds, largest = _KINDS, _LARGEST
     # Counted in a list: Severity hashes in Python, and an entry may hold a penalty on every turn.
@@ -96,20 +96,21 @@ def decoded(path: str, entry: Entry, quiet: bool = False, strict: bool = False) 
         counts[kind[1]] += 1
         penalties += kind[2]
         unreadable = unreadable or kind[3]
-    if not all(type(n) is int and 0 <= n <= largest for n in lines) or not _settled(settled, len(rows), len(lines)):
+    if (not all(type(n) is int and 0 <= n <= largest for n in lines)
+            or not _settlements_valid(settlements, len(rows), len(lines))):
         return None
     hidden = [_hidden(entry.get(why)) for why in ("ignored", "suppressed")]
     if hidden[0] is None or hidden[1] is None:
         return None
     if quiet and not (counts[0] or (strict and counts[1])):
-        rows, settled = [], []
+        rows, settlements = [], []
     severities = _SEVERITIES
     diagnostics = [Diagnostic(path, line, column, severities[kinds[code][1]], code, message, source)
                    for line, column, _, code, message, source in rows]
     return FileReport(path, diagnostics=diagnostics, hand_lines=array("q", lines),
                       counts=Counter({s: n for s, n in zip(severities, counts, strict=True) if n}),
                       penalties=penalties, unreadable=unreadable,
-                      settlements=[(at, index, text) for at, index, text in settled],
+                      settlements=[(at, index, text) for at, index, text in settlements],
                       ignored=hidden[0], suppressed=hidden[1])
 
 
@@ -123,11 +124,11 @@ def _hidden(counts: object) -> Counter[str] | None:
     return Counter(counts)
 
 
-def _settled(settled: list[Any], diagnostics: int, hands: int) -> bool:
+def _settlements_valid(settlements: list[Any], diagnostics: int, hands: int) -> bool:
     """Whether each settlement line of an entry is ``[place, hand, text]``: its place among the
     diagnostics and its hand's index in order, in range, and its text a string."""
     place, hand = 0, -1
-    for item in settled:
+    for item in settlements:
         if type(item) is not list or len(item) != 3:
             return False
         at, index, text = item

@@ -16,7 +16,7 @@ from ...files.inputs import Found, Inputs, Problem, display_name
 from ...model.codes import Severity
 from ...model.status import ExitStatus
 from ...referee.pipeline import Configs, FileReport, ReportStore, check_file, check_inputs, hand_on, problem_report
-from ...render.check_formats import CHECK_FORMATS, CheckSettings, Printer, settled_line
+from ...render.check_formats import CHECK_FORMATS, CheckSettings, Printer, penalty_settlement_line
 
 if TYPE_CHECKING:
     from ...files.cache import Cache
@@ -80,7 +80,7 @@ def _print_whole(printer: Printer, report: FileReport) -> None:
     """Print a report that came back whole as a streamed check prints its file."""
     settings = printer.settings
     printer.start_file(report.path)
-    hand_on(report, printer.diagnostic, printer.settle if settings.settles_hands else None, settings.kept)
+    hand_on(report, printer.diagnostic, printer.settlement if settings.prints_settlements else None, settings.kept)
     printer.end_file(report)
 
 
@@ -91,7 +91,7 @@ def _whole(inputs: Inputs, printer: Printer, count: int, progress: Progress | No
     # --quiet shows only what fails: the workers need not send the rest back; nor the penalties
     # that the text printer sums up in settlement lines. A stored report holds them all.
     checked = check_inputs(inputs, jobs=settings.jobs, keep_hands=False, keep=settings.kept, configs=configs,
-                           settle=_settle(settings, store), store=store)
+                           settlement=_settlement(settings, store), store=store)
     # Closed on the way out, not when collected: an exception (Ctrl-C, a failed write) then
     # stops the worker processes at once, instead of waiting for the rest of their work.
     try:
@@ -110,10 +110,10 @@ def _whole(inputs: Inputs, printer: Printer, count: int, progress: Progress | No
     return reports
 
 
-def _settle(settings: CheckSettings, store: ReportStore | None) -> Callable[..., str | None] | None:
+def _settlement(settings: CheckSettings, store: ReportStore | None) -> Callable[..., str | None] | None:
     """How each hand's settlement line is found: for the printer's settlement lines, and for a
     stored report, which every format may print."""
-    return settled_line if settings.settles_hands or store is not None else None
+    return penalty_settlement_line if settings.prints_settlements or store is not None else None
 
 
 def _streamed(inputs: Inputs, printer: Printer, configs: Configs | None,
@@ -123,16 +123,16 @@ def _streamed(inputs: Inputs, printer: Printer, configs: Configs | None,
     reports = []
     # Under --quiet most diagnostics (a penalty on many turns) are not shown: the pipeline then
     # only counts them, without fetching their source lines or handing them to the printer.
-    # So too the penalties that the text printer sums up per hand (see CheckSettings.settles_hands).
+    # So too the penalties that the text printer sums up per hand (see CheckSettings.prints_settlements).
     keep = settings.kept
-    settle = _settle(settings, store)
-    on_settle = printer.settle if settings.settles_hands else None
+    settlement = _settlement(settings, store)
+    on_settlement = printer.settlement if settings.prints_settlements else None
     for entry in inputs.entries:
         if isinstance(entry, Found):
             printer.start_file(display_name(entry.path))
             config = None if configs is None else configs(entry.path)
             report = check_file(entry.path, keep_hands=False, emit=printer.diagnostic, keep=keep, config=config,
-                                settle=settle, on_settle=on_settle, store=store)
+                                settlement=settlement, on_settlement=on_settlement, store=store)
             printer.end_file(report)
             reports.append(report)
         elif isinstance(entry, Problem):

@@ -21,7 +21,7 @@ from ...referee.replay import Position
 from ...referee.verdict import HandVerdict
 from ...render.cells import terminal, terminal_diagnostic
 from ...render.diagnostic_lines import format_text
-from ...render.settlement import settlement as settled
+from ...render.settlement import settlement_text
 from ...render.table_view import DEFAULT_VIEW, Located, ViewStyle, card_face, draw_table
 
 COMMANDS: dict[str, str] = {
@@ -96,8 +96,8 @@ def diagnostic_lines(diagnostics: Sequence[Diagnostic], show_source: bool = True
 
 
 def settlement(verdict: HandVerdict) -> str:
-    """How a hand ended (:func:`kcref.render.settlement.settlement`), every name made safe for a terminal."""
-    return settled(verdict, [terminal(n) for n in verdict.players])
+    """How a hand ended (:func:`kcref.render.settlement.settlement_text`), every name made safe for a terminal."""
+    return settlement_text(verdict, [terminal(n) for n in verdict.players])
 
 
 def standings(log: LiveLog) -> str:
