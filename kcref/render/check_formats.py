@@ -146,7 +146,7 @@ class CheckSettings:
     def prints_settlements(self) -> bool:
         """Whether a hand's penalties print as one settlement line, after the hand's other
         diagnostics (the text format, neither verbose nor quiet): the printer is then told of
-        each hand's verdict (:meth:`Printer.hand`)."""
+        each one (:meth:`Printer.settlement`)."""
         return (not self.statistics and CHECK_FORMATS[self.format].prints_settlements
                 and not self.verbose and not self.quiet)
 
