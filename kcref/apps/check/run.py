@@ -15,7 +15,16 @@ from typing import TYPE_CHECKING, TextIO
 from ...files.inputs import Found, Inputs, Problem, display_name
 from ...model.codes import Severity
 from ...model.status import ExitStatus
-from ...referee.pipeline import Configs, FileReport, ReportStore, check_file, check_inputs, hand_on, problem_report
+from ...referee.pipeline import (
+    Configs,
+    FileReport,
+    ReportStore,
+    SettlementLine,
+    check_file,
+    check_inputs,
+    hand_on,
+    problem_report,
+)
 from ...render.check_formats import CHECK_FORMATS, CheckSettings, Printer, penalty_settlement_line
 
 if TYPE_CHECKING:
@@ -110,7 +119,7 @@ def _whole(inputs: Inputs, printer: Printer, count: int, progress: Progress | No
     return reports
 
 
-def _settlement(settings: CheckSettings, store: ReportStore | None) -> Callable[..., str | None] | None:
+def _settlement(settings: CheckSettings, store: ReportStore | None) -> SettlementLine | None:
     """How each hand's settlement line is found: for the printer's settlement lines, and for a
     stored report, which every format may print."""
     return penalty_settlement_line if settings.prints_settlements or store is not None else None
