@@ -54,8 +54,8 @@ class LogLine(NamedTuple):
     """The replay step that shows the table after this line, if any."""
 
 
-class Settled(NamedTuple):
-    """One player's end of a hand."""
+class SettlementRow(NamedTuple):
+    """One player's row in a hand's settlement: how the hand ended for them."""
 
     name: str
     dealer: bool
@@ -91,7 +91,7 @@ class HandView:
     outcome: str
     status: str
     reason: str
-    settled: tuple[Settled, ...]
+    settlement: tuple[SettlementRow, ...]
     pot: int | None
     listing: Listing
     diagnostics: tuple[Diagnostic, ...]
@@ -262,7 +262,7 @@ def _outcome(v: HandVerdict) -> str:
     return "unfinished"
 
 
-def _settled(v: HandVerdict) -> tuple[Settled, ...]:
+def _settlement(v: HandVerdict) -> tuple[SettlementRow, ...]:
     if not v.players or not v.cards_left:
         return ()
     scores = hand_score(v).scores
@@ -270,7 +270,7 @@ def _settled(v: HandVerdict) -> tuple[Settled, ...]:
     for seat, name in enumerate(v.players):
         left = v.cards_left[seat]
         text = " ".join(str(c) for c in left) if isinstance(left, tuple) else f"{left} unknown"
-        out.append(Settled(name, seat == v.dealer, seat == v.winner,
+        out.append(SettlementRow(name, seat == v.dealer, seat == v.winner,
                            f"{v.cards_left_count(seat)}: {text}" if text else "0",
                            scores[seat] if scores is not None else None, chips_paid(v, seat),
                            v.stacks_end[seat] if v.stacks_end is not None else None))
@@ -391,7 +391,7 @@ class _FileReading:
         self.sink(HandView(
             self.view.number, f"f{self.view.number}h{verdict.index}", verdict.index, verdict.number, verdict.rules,
             verdict.players[verdict.dealer] if verdict.players else "", _outcome(verdict), held.judged.status,
-            held.judged.reason, _settled(verdict), verdict.pot if verdict.stacks_end is not None else None,
+            held.judged.reason, _settlement(verdict), verdict.pot if verdict.stacks_end is not None else None,
             _listing(kept, held.line, max(end, held.line), own, steps), tuple(own),
             encode_replay(held.record, replay), replay.stop))
         kept.release(held.line)
