@@ -38,7 +38,7 @@ BOT_AUTHOR_NAMES = {
 """What a bot author reaches for; the API may grow, but none of these may go."""
 
 HEAVY = ("pyparsing", "tabulate", "kcref.engine", "kcref.notation", "kcref.referee", "kcref.scoring",
-         "kcref.output")
+         "kcref.render", "kcref.apps")
 """Modules that ``import kcref`` and ``kcref --version`` must not load."""
 
 

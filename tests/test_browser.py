@@ -174,7 +174,7 @@ def test_every_step_is_drawn_as_show_format_svg_draws_it(page: Any) -> None:
     """The page's script, applying each step to the one picture, gives the very picture that
     ``kcref show --line N --format svg`` draws (every pile, card, text and seat), for every step of
     every hand of the night."""
-    from kcref.output.show_report import show_svg
+    from kcref.apps.show import show_svg
 
     page.execute_script("document.querySelectorAll('details.hand[open]').forEach(d => { d.open = false; })")
     for hand in ("f1h1", "f1h2", "f1h3"):
@@ -197,12 +197,12 @@ def test_every_step_is_drawn_as_show_format_svg_draws_it(page: Any) -> None:
 
 def test_a_live_page_shows_the_last_hand_at_its_end(browser: Any, tmp_path: Path) -> None:
     """``--watch`` writes a page that reloads itself and opens on the last hand's last line."""
+    from kcref.apps.report.page import build_report
     from kcref.files.inputs import resolve
     from kcref.notation.reader import read_file
-    from kcref.output.replay_steps import step_lines
-    from kcref.output.report_page import build_report
     from kcref.referee.grouping import HandRecord
     from kcref.referee.setup_checks import checked_hands
+    from kcref.render.replay_steps import step_lines
 
     out = tmp_path / "live.html"
     out.write_text(build_report(resolve([str(ROOT / NIGHT)]), live=True).html, encoding="utf-8")

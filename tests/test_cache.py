@@ -177,15 +177,17 @@ def test_a_fifo_is_not_read_for_a_key(tmp_path: Path) -> None:
 
 
 def test_an_entry_is_keyed_by_the_bytes_it_was_checked_from(tmp_path: Path) -> None:
-    from kcref.output.cached_check import decoded, fingerprint, fresh_entry, record
+    from kcref.apps.check.cached import decoded, entry_of, fingerprint, keyed_bytes
+    from kcref.referee.pipeline import check_file, check_keyed
+    from kcref.render.check_formats import penalty_settlement_line
 
     clean = (ROOT / "samples/short-classic.log").read_bytes()
     night = tmp_path / "night.log"
     night.write_bytes(clean + b"\nhand 99\n")  # the file as it is by the time of the check: an error more
-    assert record(str(night), None)[0].errors > 0
+    assert check_file(str(night), keep_hands=False).errors > 0
     # The bytes read for the key are the bytes checked, whatever the file holds by then.
-    assert record(str(night), None, data=clean)[0].errors == 0
-    key, entry = fresh_entry(str(night), None)
+    assert check_file(str(night), keep_hands=False, data=clean).errors == 0
+    key, checked = check_keyed(str(night), None, keyed_bytes, penalty_settlement_line)
     assert key == Cache.key(night.read_bytes(), fingerprint(None))
-    report = decoded(str(night), entry)
+    report = decoded(str(night), entry_of(checked))
     assert report is not None and report.errors > 0

@@ -461,3 +461,29 @@ def test_a_run_leaves_no_temporary_file(tmp_path: Path) -> None:
         _run(["-j", "2", *logs])
         _run(logs)
     assert sorted(p.name for p in (tmp_path / ".kcref_cache").iterdir() if p.name.startswith((".tmp", "tmp"))) == []
+
+
+@pytest.mark.skipif(not hasattr(os, "O_DIRECTORY") or not hasattr(os, "O_NOFOLLOW"), reason="POSIX")
+def test_the_cache_writes_through_the_one_atomic_writer(tmp_path: Path) -> None:
+    """files/atomic.py's FolderFile, what the cache writes its entries with: whole or not at all,
+    and a link at the entry's name is replaced, never written through."""
+    from kcref.files.atomic import FolderFile, clean_stale
+
+    (tmp_path / "outside").write_text("precious\n", encoding="utf-8")
+    (tmp_path / "entry").symlink_to(tmp_path / "outside")
+    folder = os.open(tmp_path, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW)
+    try:
+        with FolderFile(str(tmp_path), folder, "entry") as entry:
+            entry.write(b"new\n")
+            entry.commit()
+        with FolderFile(str(tmp_path), folder, "half") as half:
+            half.write(b"half an entr")  # never committed
+        dead = _dead_pid()
+        (tmp_path / f".tmp-{dead}-0123abcd").write_bytes(b"a killed run's")
+        removed = clean_stale(str(tmp_path), names=FolderFile.TEMP_NAME, folder=folder, own_only=True)
+    finally:
+        os.close(folder)
+    assert not (tmp_path / "entry").is_symlink() and (tmp_path / "entry").read_bytes() == b"new\n"
+    assert (tmp_path / "outside").read_text(encoding="utf-8") == "precious\n"
+    assert [Path(p).name for p in removed] == [f".tmp-{dead}-0123abcd"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["entry", "outside"]

@@ -12,7 +12,7 @@ from click.testing import CliRunner
 from kcref.cli import main
 from kcref.model.codes import Severity
 from kcref.model.diagnostics import Diagnostic
-from kcref.output.diagnostic_lines import format_github
+from kcref.render.diagnostic_lines import format_github
 from tests.util import ROOT, assert_golden
 
 

@@ -16,8 +16,8 @@ from click.testing import CliRunner
 
 from kcref.cli import main
 from kcref.model.codes import BY_CODE
-from kcref.output.check_formats import GITLAB_SEVERITIES, SARIF_LEVELS
-from kcref.output.explain_text import help_text
+from kcref.render.check_formats import GITLAB_SEVERITIES, SARIF_LEVELS
+from kcref.render.explain_text import help_text
 from tests.util import ROOT
 
 SCHEMA = json.loads((ROOT / "tests" / "data" / "sarif-schema-2.1.0.json").read_text(encoding="utf-8"))

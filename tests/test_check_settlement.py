@@ -10,14 +10,15 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
+from kcref.apps.check.run import run_check
 from kcref.cli import main
 from kcref.files.inputs import resolve
 from kcref.model.events import Span
-from kcref.output.check_report import run_check
-from kcref.output.diagnostic_lines import format_located
-from kcref.output.settlement import settlement_line
 from kcref.referee.pipeline import check_file
 from kcref.referee.verdict import Penalty
+from kcref.render.check_formats import CheckSettings
+from kcref.render.diagnostic_lines import format_located
+from kcref.render.settlement import settlement_line
 from tests.util import ROOT, assert_golden
 
 NIGHT = "samples/commercial-night.log"
@@ -96,8 +97,8 @@ def test_workers_print_as_one_process(in_root: Path) -> None:
 def test_progress_bar_prints_as_streamed(in_root: Path) -> None:
     inputs = resolve([*MIXED] * 3)
     streamed, whole = io.StringIO(), io.StringIO()
-    run_check(inputs, "text", streamed)
-    run_check(inputs, "text", whole, progress=lambda reports, count: _passing(reports))
+    run_check(inputs, CheckSettings(), streamed)
+    run_check(inputs, CheckSettings(), whole, progress=lambda reports, count: _passing(reports))
     assert whole.getvalue() == streamed.getvalue()
 
 
@@ -126,7 +127,7 @@ def test_a_hostile_path_is_escaped(tmp_path: Path) -> None:
     log = tmp_path / ":x##[y]\u202e.log"
     shutil.copy(ROOT / "tests" / "cases" / "rules" / "chips_no_play.log", log)
     out = io.StringIO()
-    run_check(resolve([str(log)]), "text", out)
+    run_check(resolve([str(log)]), CheckSettings(), out)
     line = out.getvalue().splitlines()[0]
     assert "\u202e" not in line and "##[" not in line and ":6: hand 1: Bob went out" in line
     assert format_located(":a", 3, "b\x1b") == "./:a:3: b\ufffd"

@@ -17,6 +17,9 @@ import pytest
 from click.shell_completion import ShellComplete
 from click.testing import CliRunner
 
+from kcref.apps.check.run import run_check
+from kcref.apps.fmt import TEN_SPELLINGS, run_fmt
+from kcref.apps.show import NotShown, show_input
 from kcref.cli import main
 from kcref.cli.registry import RegistryChoice, first_clause
 from kcref.engine.bots import BOTS
@@ -25,10 +28,9 @@ from kcref.model.diagnostics import Diagnostic
 from kcref.model.status import ExitStatus
 from kcref.notation.formatter import Mode
 from kcref.notation.writer import Spelling
-from kcref.output.check_formats import CHECK_FORMATS, CheckFormat, Printer
-from kcref.output.check_report import run_check
-from kcref.output.fmt_report import TEN_SPELLINGS, run_fmt
-from kcref.output.score_formats import (
+from kcref.referee.pipeline import FileReport
+from kcref.render.check_formats import CHECK_FORMATS, CheckFormat, CheckSettings, Printer
+from kcref.render.score_formats import (
     SCORE_FORMATS,
     VIEWS,
     Chunks,
@@ -38,8 +40,6 @@ from kcref.output.score_formats import (
     ScoreFormat,
     View,
 )
-from kcref.output.show_report import NotShown, show_input
-from kcref.referee.pipeline import FileReport
 from kcref.scoring.standings import Scoreboard
 from tests.util import ROOT
 
@@ -195,11 +195,11 @@ def test_python_m_kcref_cli_runs_the_command() -> None:
 def test_run_check_returns_the_exit_status(tmp_path: Path) -> None:
     good, bad = ROOT / "samples" / "short-classic.log", ROOT / "samples" / "invalid" / "illegal-plays.log"
     out = io.StringIO()
-    assert run_check(resolve([str(good)]), "text", out) is ExitStatus.OK
+    assert run_check(resolve([str(good)]), CheckSettings(), out) is ExitStatus.OK
     assert out.getvalue().startswith("1 file, ")
-    assert run_check(resolve([str(good), str(bad)]), "json", io.StringIO(), jobs=2) is ExitStatus.FOUND
+    assert run_check(resolve([str(good), str(bad)]), CheckSettings(format="json", jobs=2), io.StringIO()) is ExitStatus.FOUND
     missing = str(tmp_path / "missing.log")
-    assert run_check(resolve([str(bad), missing]), "text", io.StringIO(), quiet=True) is ExitStatus.USAGE
+    assert run_check(resolve([str(bad), missing]), CheckSettings(quiet=True), io.StringIO()) is ExitStatus.USAGE
 
 
 def test_run_check_shows_progress_from_ten_files() -> None:
@@ -211,9 +211,9 @@ def test_run_check_shows_progress_from_ten_files() -> None:
 
     log = str(ROOT / "samples" / "short-classic.log")
     few, many = io.StringIO(), io.StringIO()
-    assert run_check(resolve([log] * 9), "text", few, progress=progress) is ExitStatus.OK
+    assert run_check(resolve([log] * 9), CheckSettings(), few, progress=progress) is ExitStatus.OK
     assert seen == []
-    assert run_check(resolve([log] * 10), "text", many, progress=progress) is ExitStatus.OK
+    assert run_check(resolve([log] * 10), CheckSettings(), many, progress=progress) is ExitStatus.OK
     assert seen == [10] and many.getvalue().splitlines()[-1].startswith("10 files, ")
 
 
@@ -233,7 +233,7 @@ def test_run_fmt_says_what_it_did(tmp_path: Path) -> None:
 
 
 def test_show_input_says_why_there_is_no_table(tmp_path: Path) -> None:
-    from kcref.output.table_view import ViewStyle
+    from kcref.render.table_view import ViewStyle
 
     with pytest.raises(NotShown, match=r"^kcref show: "):
         show_input(resolve([str(ROOT / "samples" / "classic-night.log")], one_file=True), 99, None, ViewStyle())

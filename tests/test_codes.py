@@ -37,7 +37,7 @@ def test_every_code_is_exercised() -> None:
 
 
 def test_rules_doc_has_the_options_table_exactly() -> None:
-    from kcref.output.rules_text import options_markdown
+    from kcref.render.rules_text import options_markdown
 
     text = (ROOT / "docs" / "rules.md").read_text(encoding="utf-8")
     start = text.index("-->\n", text.index("<!-- options table")) + 4

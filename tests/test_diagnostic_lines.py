@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from kcref.model.clip import clip, window
 from kcref.model.codes import Severity
 from kcref.model.diagnostics import MESSAGE_LIMIT, Diagnostic, defang, printable, shown_path
-from kcref.output.diagnostic_lines import format_text
+from kcref.render.diagnostic_lines import format_text
 
 
 def escaped_in_full(d: Diagnostic, show_source: bool = True) -> str:

@@ -12,11 +12,11 @@ from click.testing import CliRunner
 from kcref.cli import main
 from kcref.model.code_examples import EXAMPLES, NO_EXAMPLE
 from kcref.model.codes import BY_CODE, CODES, Severity
-from kcref.output import rules_text
-from kcref.output.explain_text import FAMILIES, explain, help_text
-from kcref.output.page_files import PAGES
-from kcref.output.rules_text import MissingPage, page, rulings
 from kcref.referee.pipeline import check_text
+from kcref.render import rules_text
+from kcref.render.explain_text import FAMILIES, explain, help_text
+from kcref.render.page_files import PAGES
+from kcref.render.rules_text import MissingPage, page, rulings
 from tests.util import ROOT
 
 

@@ -27,8 +27,8 @@ from kcref.model.diagnostics import (
     shown_path,
     starts_like_command,
 )
-from kcref.output.check_formats import xml_safe
-from kcref.output.diagnostic_lines import format_github, format_text
+from kcref.render.check_formats import xml_safe
+from kcref.render.diagnostic_lines import format_github, format_text
 from tests.util import ROOT, working_directory
 
 ESC_TITLE = "\x1b]0;PWNED\x07"

@@ -19,9 +19,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from tabulate import tabulate_formats
 
+from kcref.apps.score import ScoreResult, score_paths
 from kcref.model.status import ExitStatus
-from kcref.output.score_formats import SCORE_FORMATS
-from kcref.output.score_report import ScoreResult, score_paths
+from kcref.render.score_formats import SCORE_FORMATS
 from tests.util import ROOT
 
 NIGHTS = [ROOT / "tests/cases/score/penalty_two_nights/1-first.log",

@@ -13,7 +13,7 @@ import pytest
 
 PACKAGE = Path(__file__).resolve().parent.parent / "kcref"
 
-LAYERS = ("model", "files", "notation", "engine", "referee", "scoring", "output", "cli")
+LAYERS = ("model", "files", "notation", "engine", "referee", "scoring", "render", "apps", "cli")
 """Lowest first. A module may import its own layer and the layers before it."""
 
 TOP_LEVEL = {"__init__", "__main__"}
@@ -86,9 +86,9 @@ def test_layers_do_not_import_the_top_level_package() -> None:
 
 def test_the_checker_sees_an_upward_import() -> None:
     """The test above can fail: an upward import, even a lazy one, is found."""
-    source = "def f():\n    from ..output import chart\n    from kcref.cli import main\n"
+    source = "def f():\n    from ..render import chart\n    from kcref.cli import main\n"
     found = _imports(PACKAGE / "model" / "cards.py", source)
-    assert {"kcref.output", "kcref.output.chart", "kcref.cli"} <= found
+    assert {"kcref.render", "kcref.render.chart", "kcref.cli"} <= found
     assert not _imports(PACKAGE / "model" / "cards.py", "from .clip import clip\n") - {"kcref.model.clip"}
 
 
@@ -129,3 +129,35 @@ def test_the_checker_sees_an_import_circle() -> None:
     graph = {"kcref.a": {"kcref.b"}, "kcref.b": {"kcref.c"}, "kcref.c": {"kcref.a", "kcref.d"}, "kcref.d": set()}
     assert _circle(graph) == ["kcref.a", "kcref.b", "kcref.c", "kcref.a"]
     assert _circle({"kcref.a": {"kcref.b"}, "kcref.b": set()}) is None
+
+
+RUNS_THINGS = ("subprocess", "multiprocessing", "concurrent", "threading", "signal", "socket", "time", "asyncio")
+"""Modules that start processes, wait, or read the clock: what an application does, never a renderer."""
+
+
+def _stdlib_imports(source: str) -> set[str]:
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            found.update(a.name.split(".")[0] for a in node.names)
+        elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
+            found.add(node.module.split(".")[0])
+    return found
+
+
+def _runs_things(source: str) -> list[str]:
+    """What in ``source`` starts a process, waits, reads the clock or the environment."""
+    found = sorted(_stdlib_imports(source) & set(RUNS_THINGS))
+    return found + [word for word in ("environ", "getenv") if word in source]
+
+
+@pytest.mark.parametrize("path", [p for p in SOURCES if _layer(_module_name(p)) == "render"], ids=_module_name)
+def test_a_renderer_runs_nothing(path: Path) -> None:
+    """``kcref/render`` turns values into text: the running (files, workers, loops, polls) is ``kcref/apps``'s."""
+    assert not _runs_things(path.read_text(encoding="utf-8")), _module_name(path)
+
+
+def test_the_checker_sees_a_renderer_that_runs_things() -> None:
+    assert _runs_things("import time\nfrom concurrent.futures import ProcessPoolExecutor\n") == ["concurrent", "time"]
+    assert _runs_things("import os\nos.environ.get('NO_COLOR')\n") == ["environ"]
+    assert _runs_things("from .cells import terminal\n") == []

@@ -245,9 +245,9 @@ def test_file_too_large_is_an_error_and_the_file_is_kept(tmp_path: Path) -> None
 
 
 def test_an_error_while_checking_commits_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from kcref.output import check_report
+    from kcref.apps.check import run as check_report
 
-    def half_then_fail(inputs: object, fmt: str, out: object, **kw: object) -> None:
+    def half_then_fail(inputs: object, settings: object, out: object, **kw: object) -> None:
         out.write("{\"diagnostics\": [" * 5000)  # type: ignore[attr-defined]
         raise RuntimeError("a bug")
 
@@ -262,13 +262,13 @@ def test_an_error_while_checking_commits_nothing(tmp_path: Path, monkeypatch: py
 
 
 INTERRUPTED = {
-    "check": ("kcref.output.check_report", "run_check", ["check", str(NIGHT)]),
-    "check -o": ("kcref.output.check_report", "run_check", ["check", str(NIGHT), "-o", "{out}"]),
-    "score": ("kcref.output.score_report", "score_inputs", ["score", str(NIGHT)]),
-    "show": ("kcref.output.show_report", "show_input", ["show", str(NIGHT)]),
-    "fmt": ("kcref.output.fmt_report", "run_fmt", ["fmt", str(NIGHT)]),
+    "check": ("kcref.apps.check.run", "run_check", ["check", str(NIGHT)]),
+    "check -o": ("kcref.apps.check.run", "run_check", ["check", str(NIGHT), "-o", "{out}"]),
+    "score": ("kcref.apps.score", "score_inputs", ["score", str(NIGHT)]),
+    "show": ("kcref.apps.show", "show_input", ["show", str(NIGHT)]),
+    "fmt": ("kcref.apps.fmt", "run_fmt", ["fmt", str(NIGHT)]),
     "play -o": ("kcref.engine.bots", "play_log", ["play", "-o", "{out}"]),
-    "report -o": ("kcref.output.report_page", "build_report", ["report", str(NIGHT), "-o", "{out}"]),
+    "report -o": ("kcref.apps.report.page", "build_report", ["report", str(NIGHT), "-o", "{out}"]),
 }
 
 

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
+from kcref.apps.check import run as check_report
 from kcref.files.inputs import resolve
-from kcref.output import check_report
-from kcref.output.check_formats import CHECK_FORMATS
+from kcref.render.check_formats import CHECK_FORMATS, CheckSettings
 
 PENALTIES = ('[Players "Ann, Bob"]\n[Rules "commercial"]\nhand 1\nlayout N:5D E:JS S:KH W:2C\n'
              "Ann: draw\nBob: draw\nAnn: 9Z->N\n")
@@ -25,7 +25,7 @@ WARNINGS = ('[Players "Ann, Bob"]\nhand 1 dealer Bob\nlayout N:5D E:JS S:KH W:2C
 
 def _check(paths: list[str], fmt: str, strict: bool) -> tuple[str, int]:
     out = io.StringIO()
-    status = check_report.run_check(resolve(paths), fmt, out, quiet=True, strict=strict)
+    status = check_report.run_check(resolve(paths), CheckSettings(format=fmt, quiet=True, strict=strict), out)
     return out.getvalue(), int(status)
 
 
@@ -40,12 +40,13 @@ def test_quiet_prints_the_same_as_when_every_diagnostic_is_handed_on(
     monkeypatch.chdir(tmp_path)
     kept = _check(paths, fmt, strict)
     # Every printer counted as one that takes every diagnostic: the pipeline hands on them all.
-    monkeypatch.setattr(check_report, "TAKES_ALL", frozenset(f.printer for f in CHECK_FORMATS.values()))
+    for name, f in list(CHECK_FORMATS.items()):
+        monkeypatch.setitem(CHECK_FORMATS, name, f._replace(takes_all=True))
     assert kept == _check(paths, fmt, strict)
     assert kept[0]
 
 
 def test_only_junit_takes_what_it_does_not_show() -> None:
-    """A printer left out of TAKES_ALL must drop what it does not show (the test above checks
+    """A format that does not take all must drop what it does not show (the test above checks
     each); junit keeps every diagnostic for its test cases."""
-    assert {p.__name__ for p in check_report.TAKES_ALL} == {"JunitPrinter"}
+    assert {f.printer.__name__ for f in CHECK_FORMATS.values() if f.takes_all} == {"JunitPrinter"}

@@ -205,7 +205,7 @@ def test_check_does_not_import_prompt_toolkit_and_batch_record_neither(tmp_path:
             "except SystemExit:\n    pass\nprint(' '.join(sorted(sys.modules)), file=sys.stderr)")
     done = subprocess.run([sys.executable, "-c", code], input=b"hand 1\n", capture_output=True, cwd=ROOT, env=ENV)
     loaded = set(done.stderr.decode().split())
-    assert "kcref.output.record_session" in loaded
+    assert "kcref.apps.record.session" in loaded
     assert not any(m.startswith("prompt_toolkit") for m in loaded)
 
 

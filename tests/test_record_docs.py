@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from kcref.output.record_session import record
+from kcref.apps.record.session import record
 from tests.util import ROOT, UPDATE
 
 DOC = ROOT / "docs" / "record.md"

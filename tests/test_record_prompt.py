@@ -12,10 +12,10 @@ from prompt_toolkit.document import Document
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
+from kcref.apps.record.prompt import PromptSource, RecordCompleter
+from kcref.apps.record.session import record
+from kcref.apps.record.view import completions, prompt_text
 from kcref.model.status import ExitStatus
-from kcref.output.record_prompt import PromptSource, RecordCompleter
-from kcref.output.record_session import record
-from kcref.output.record_view import completions, prompt_text
 from kcref.referee.live import LiveLog
 
 SET_UP = ['[Players "Ann, Bob"]', "hand 1", "deal Ann: 3H 7C QS 2D 9H 4S 5C", "layout N:5D E:JS S:KH W:2C"]

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from kcref.output.record_session import record
-from kcref.output.record_view import compact_view, completions, full_table, prompt_text, settlement, standings
+from kcref.apps.record.session import record
+from kcref.apps.record.view import compact_view, completions, full_table, prompt_text, settlement, standings
 from kcref.referee.live import Expect, LiveLog
 from tests.test_record_docs import _Typist
 from tests.util import ROOT

@@ -9,10 +9,10 @@ import pytest
 
 from kcref.engine.carry import ChipCarry
 from kcref.notation.reader import read_file
-from kcref.output.table_svg import TableState, state_of
 from kcref.referee.grouping import HandRecord
 from kcref.referee.replay import Position, referee_hand, table_at, tables_after
 from kcref.referee.setup_checks import checked_hands
+from kcref.render.table_svg import TableState, state_of
 from tests.util import ROOT
 
 LOGS = sorted(p for folder in ("samples", "tests/cases", "tests/corpus") for p in (ROOT / folder).rglob("*")

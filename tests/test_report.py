@@ -19,17 +19,17 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from kcref.apps.report.data import page_data
+from kcref.apps.report.output import stamps, target_path, watch
+from kcref.apps.report.page import build_report, script_json
 from kcref.files.inputs import resolve
 from kcref.model.status import ExitStatus
 from kcref.notation.reader import read_file
-from kcref.output.replay_steps import CARD_CHARS, Encoder, hand_replay, step_lines
-from kcref.output.report_data import page_data
-from kcref.output.report_output import stamps, target_path, watch
-from kcref.output.report_page import build_report, script_json
-from kcref.output.table_svg import state_of
 from kcref.referee.grouping import HandRecord
 from kcref.referee.replay import table_at
 from kcref.referee.setup_checks import checked_hands
+from kcref.render.replay_steps import CARD_CHARS, Encoder, hand_replay, step_lines
+from kcref.render.table_svg import state_of
 from tests.util import ROOT
 
 COMMERCIAL = ROOT / "samples/commercial-night.log"
@@ -302,7 +302,7 @@ def _expand(hand: dict[str, Any]) -> list[dict[str, Any]]:
 
 def test_the_steps_decode_to_every_table() -> None:
     """Decoded as the page's script decodes them, the steps give each table whole."""
-    from kcref.output.replay_steps import CARD_CHAR, encode_replay
+    from kcref.render.replay_steps import CARD_CHAR, encode_replay
 
     for path in (COMMERCIAL, ILLEGAL, ROOT / "samples/family-night.log"):
         for record in _records(path):
@@ -530,7 +530,7 @@ def test_running_chart_is_well_formed_and_escaped() -> None:
     from array import array
 
     from kcref.model.systems import SYSTEMS
-    from kcref.output.running_svg import chart_text
+    from kcref.render.running_svg import chart_text
     from kcref.scoring.games import NO_TOTAL, RunningTotals
 
     hostile = "</svg><script>alert(1)</script>"
@@ -549,7 +549,7 @@ def test_running_chart_numbers_the_hands_and_breaks_between_nights() -> None:
     from array import array
 
     from kcref.model.systems import SYSTEMS
-    from kcref.output.running_svg import LegendEntry, chart_text, legend, tick_step
+    from kcref.render.running_svg import LegendEntry, chart_text, legend, tick_step
     from kcref.scoring.games import NO_TOTAL, RunningTotals
 
     assert [tick_step(n) for n in (1, 6, 7, 13, 14, 30, 35, 70, 1500)] == [1, 1, 2, 2, 5, 5, 10, 20, 500]
@@ -565,7 +565,7 @@ def test_running_chart_numbers_the_hands_and_breaks_between_nights() -> None:
 
 
 def test_a_page_of_several_nights_says_so_in_its_title(tmp_path: Path) -> None:
-    from kcref.output.report_page import page_title
+    from kcref.apps.report.page import page_title
 
     second = tmp_path / "second.log"
     second.write_text(COMMERCIAL.read_text(encoding="utf-8"), encoding="utf-8")

@@ -10,11 +10,11 @@ from typing import Any
 
 import pytest
 
+from kcref.apps.report import data as report_data
+from kcref.apps.report.data import HandView, Part, Preamble, page_data
+from kcref.apps.report.page import CHUNK, build_report
 from kcref.engine.bots import play_log
 from kcref.files.inputs import resolve
-from kcref.output import report_data
-from kcref.output.report_data import HandView, Part, Preamble, page_data
-from kcref.output.report_page import CHUNK, build_report
 from kcref.referee.pipeline import check_file
 from tests.util import ROOT
 
@@ -105,7 +105,7 @@ def test_a_hand_over_its_text_budget_is_listed_up_to_it(tmp_path: Path) -> None:
 
 
 def test_a_body_that_could_end_its_comment_is_refused() -> None:
-    from kcref.output.report_page import comment_safe
+    from kcref.apps.report.page import comment_safe
 
     assert comment_safe("\n<p>a -- b &gt; c</p>\n") == "\n<p>a -- b &gt; c</p>\n"
     for bad in ("<p>--></p>", "<p>--!></p>", "> x", "-> x", "x -", "x <!"):

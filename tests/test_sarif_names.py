@@ -12,7 +12,7 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from kcref.output.check_formats import artifact_uri
+from kcref.render.check_formats import artifact_uri
 from tests.util import ROOT
 
 SCHEMA = json.loads((ROOT / "tests" / "data" / "sarif-schema-2.1.0.json").read_text(encoding="utf-8"))

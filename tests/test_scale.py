@@ -170,10 +170,8 @@ def test_the_dask_recipe_runs_as_written(tmp_path: Path, monkeypatch: pytest.Mon
 def test_keep_sends_back_only_the_diagnostics_wanted(tmp_path: Path) -> None:
     """``keep`` filters what a report holds (what --quiet prints), never what it counts, alike with
     and without worker processes."""
-    from functools import partial
-
-    from kcref.output.check_formats import failing
     from kcref.referee.pipeline import check_paths
+    from kcref.render.check_formats import CheckSettings
 
     paths = []
     for i in range(3):
@@ -182,7 +180,7 @@ def test_keep_sends_back_only_the_diagnostics_wanted(tmp_path: Path) -> None:
                         encoding="utf-8")
         paths.append(str(path))
     whole = list(check_paths(paths, keep_hands=False))
-    keep = partial(failing, strict=False)
+    keep = CheckSettings(quiet=True).kept
     for jobs in (1, 2):
         kept = list(check_paths(paths, jobs=jobs, keep_hands=False, keep=keep))
         assert [r.counts for r in kept] == [r.counts for r in whole]

@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pytest
 
+from kcref.apps.score import score_paths
 from kcref.model.status import ExitStatus
-from kcref.output.score_report import score_paths
 from kcref.scoring.standings import SCORED, Scoreboard
 
 CASES_DIR = Path(__file__).resolve().parent / "cases" / "score"

@@ -7,10 +7,10 @@ import random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from kcref.apps.score import score_reports
 from kcref.model.options import Options, preset, with_scoring
 from kcref.model.status import ExitStatus
 from kcref.model.systems import NONE, PENALTY, STACKS, SYSTEMS, ScoringSystem
-from kcref.output.score_report import score_reports
 from kcref.referee.hand_score import hand_score
 from kcref.referee.pipeline import FileReport, check_text
 from kcref.scoring.standings import Scoreboard, scoreboard

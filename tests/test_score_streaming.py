@@ -12,16 +12,16 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from kcref.apps.score import score_paths, score_reports
 from kcref.files import spool
 from kcref.model.diagnostics import Diagnostic, json_text
 from kcref.model.options import preset, with_scoring
 from kcref.model.status import ExitStatus
 from kcref.model.systems import PENALTY, SYSTEMS, ScoringSystem
-from kcref.output import table_chunks
-from kcref.output.chart import chart as draw_chart
-from kcref.output.score_formats import SCORE_FORMATS, VIEWS, render_scores
-from kcref.output.score_report import score_paths, score_reports
 from kcref.referee.pipeline import check_file
+from kcref.render import table_chunks
+from kcref.render.chart import chart as draw_chart
+from kcref.render.score_formats import SCORE_FORMATS, VIEWS, render_scores
 from kcref.scoring.standings import SCORED, HandRows, HandSorter, Tally
 from tests.engine.bot import game_log
 

@@ -17,13 +17,13 @@ from pathlib import Path
 import pytest
 
 from kcref.model.version import VERSION
-from kcref.output.page_files import PAGES
+from kcref.render.page_files import PAGES
 from tests.util import ROOT
 
 FOLDERS = ("tests", "samples", "grammar", "docs")
 """What the tests read, beside the package."""
 TOP = ("LICENSE", "README.md", "pyproject.toml", "setup.py", "MANIFEST.in", ".pre-commit-hooks.yaml",
-       "kcref/output/page_files.py")
+       "kcref/render/page_files.py")
 JUNK = ("__pycache__", ".pyc", ".hypothesis", ".pytest_cache")
 
 
@@ -72,12 +72,12 @@ def assert_ships_the_pages(wheel: Path) -> None:
     with zipfile.ZipFile(wheel) as archive:
         names = set(archive.namelist())
         for name, source in PAGES.items():
-            info = archive.getinfo(f"kcref/output/pages/{name}")
+            info = archive.getinfo(f"kcref/render/pages/{name}")
             assert not stat.S_ISLNK(info.external_attr >> 16), name
             assert archive.read(info) == (ROOT / source).read_bytes(), name
         assert not [i.filename for i in archive.infolist() if stat.S_ISLNK(i.external_attr >> 16)]
     assert f"kcref-{VERSION}.dist-info/licenses/LICENSE" in names
-    assert "kcref/output/templates/report.html.j2" in names and "kcref/py.typed" in names
+    assert "kcref/apps/report/templates/report.html.j2" in names and "kcref/py.typed" in names
 
 
 def test_a_wheel_from_the_sdist_ships_the_pages(sdist: Path, tmp_path: Path) -> None:

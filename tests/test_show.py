@@ -7,8 +7,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from kcref.apps.show import show
 from kcref.cli import main
-from kcref.output.table_view import ViewStyle, show
+from kcref.render.table_view import ViewStyle
 from tests.util import ROOT, assert_golden
 
 CASES = [

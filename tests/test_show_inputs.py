@@ -8,9 +8,10 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
+from kcref.apps.show import show
 from kcref.cli import main
 from kcref.notation.reader import Item, read_file
-from kcref.output.table_view import ViewStyle, locate, show
+from kcref.render.table_view import ViewStyle, locate
 from tests.util import ROOT
 
 CLASSIC = "samples/classic-night.log"

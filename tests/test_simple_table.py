@@ -15,11 +15,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from tabulate import tabulate
 
+from kcref.apps.score import score_paths
 from kcref.model.options import preset, with_scoring
 from kcref.model.systems import PENALTY
-from kcref.output import simple_table
-from kcref.output.score_report import score_paths
-from kcref.output.simple_table import draw
+from kcref.render import simple_table
+from kcref.render.simple_table import draw
 from tests.engine.bot import game_log
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -12,11 +12,11 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
+from kcref.apps.report.data import HandView, Part, page_data
 from kcref.cli import main
 from kcref.engine.carry import ChipCarry, game_over
 from kcref.files.inputs import resolve
 from kcref.model.options import resolve as options_of
-from kcref.output.report_data import HandView, Part, page_data
 from kcref.referee.pipeline import check_text
 from tests.util import ROOT
 

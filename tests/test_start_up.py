@@ -10,8 +10,8 @@ import sys
 from tests.util import ROOT
 
 NOT_FOR_TEXT = ("xml.sax.saxutils", "urllib.request", "http.client", "shlex", "kcref.cli.fmt", "kcref.cli.score",
-                "kcref.cli.show", "kcref.cli.play", "kcref.output.score_formats", "kcref.output.fmt_report",
-                "kcref.cli.report", "kcref.output.report_page", "kcref.output.report_data", "jinja2", "markupsafe", "openskill",
+                "kcref.cli.show", "kcref.cli.play", "kcref.render.score_formats", "kcref.apps.fmt",
+                "kcref.cli.report", "kcref.apps.report.page", "kcref.apps.report.data", "jinja2", "markupsafe", "openskill",
                 "xml.etree.ElementTree")
 """Modules that ``kcref check`` on a log without errors, in plain text, does not import."""
 
@@ -26,7 +26,7 @@ def _loaded(*args: str) -> set[str]:
 
 def test_check_in_text_imports_only_what_it_uses() -> None:
     loaded = _loaded("check", "samples/short-classic.log")
-    assert "kcref.output.check_formats" in loaded  # the command did run
+    assert "kcref.render.check_formats" in loaded  # the command did run
     assert not loaded & set(NOT_FOR_TEXT), sorted(loaded & set(NOT_FOR_TEXT))
 
 
@@ -38,10 +38,10 @@ def test_junit_imports_what_it_needs() -> None:
 def test_report_imports_jinja2_and_openskill_only_itself() -> None:
     """``kcref report`` is the one command that loads the template engine and the ratings."""
     loaded = _loaded("report", "samples/short-classic.log", "-o", "-")
-    assert {"jinja2", "openskill", "kcref.output.report_page"} <= loaded
+    assert {"jinja2", "openskill", "kcref.apps.report.page"} <= loaded
 
 
 def test_show_in_text_draws_no_svg() -> None:
     loaded = _loaded("show", "samples/short-classic.log")
-    assert "kcref.output.table_view" in loaded
-    assert not loaded & {"kcref.output.table_svg", "xml.etree.ElementTree", "jinja2"}
+    assert "kcref.render.table_view" in loaded
+    assert not loaded & {"kcref.render.table_svg", "xml.etree.ElementTree", "jinja2"}

@@ -1,4 +1,4 @@
-"""A long table drawn in chunks (``kcref.output.table_chunks``) is byte for byte the table tabulate
+"""A long table drawn in chunks (``kcref.render.table_chunks``) is byte for byte the table tabulate
 draws whole, in every tabulate format; the spool gives back what was written, in order."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from tabulate import tabulate, tabulate_formats
 
 from kcref.files.spool import Spool
-from kcref.output.table_chunks import table_pieces
+from kcref.render.table_chunks import table_pieces
 
 SETTINGS = settings(max_examples=25, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
 

@@ -13,9 +13,9 @@ import pytest
 from kcref.engine.table import PILES
 from kcref.model.cards import parse_card
 from kcref.notation.reader import read_file
-from kcref.output.table_svg import HAND_SLOTS, Seat, TableState, state_of, svg_text
-from kcref.output.table_view import locate
 from kcref.referee.replay import table_at
+from kcref.render.table_svg import HAND_SLOTS, Seat, TableState, state_of, svg_text
+from kcref.render.table_view import locate
 from tests.util import ROOT
 
 NS = "{http://www.w3.org/2000/svg}"

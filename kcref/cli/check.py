@@ -20,8 +20,8 @@ if TYPE_CHECKING:
 
 
 def check_formats() -> Iterable[Described]:
-    """``--format``: the output formats of :data:`kcref.output.check_formats.CHECK_FORMATS`."""
-    from ..output.check_formats import CHECK_FORMATS
+    """``--format``: the output formats of :data:`kcref.render.check_formats.CHECK_FORMATS`."""
+    from ..render.check_formats import CHECK_FORMATS
 
     return CHECK_FORMATS.values()
 
@@ -124,9 +124,10 @@ def command(ctx: click.Context, files: tuple[str, ...], fmt: str | None, globs: 
     """
     import os
 
+    from ..apps.check.run import default_format, run_check
     from ..files.config import Config, ConfigError, Finder, in_force
     from ..model.status import ExitStatus
-    from ..output.check_report import default_format, run_check
+    from ..render.check_formats import CheckSettings
 
     if isolated and config_file is not None:
         raise click.UsageError("give --config or --isolated, not both")
@@ -148,7 +149,7 @@ def command(ctx: click.Context, files: tuple[str, ...], fmt: str | None, globs: 
         for path in in_use or ["none (the built-in settings)"]:
             click.echo(f"kcref check: configuration: {printable(path)}", err=True)
     if statistics:
-        from ..output.check_statistics import STATISTICS_FORMATS
+        from ..render.check_statistics import STATISTICS_FORMATS
 
         if fmt not in STATISTICS_FORMATS:
             raise click.UsageError(f"--statistics prints {' or '.join(STATISTICS_FORMATS)}, not {fmt}")
@@ -158,11 +159,13 @@ def command(ctx: click.Context, files: tuple[str, ...], fmt: str | None, globs: 
         cache_dir = os.path.join(os.path.dirname(here.path), here.cache_dir)  # a file's: from its folder
     cache = None if here.cache is False or cache_off(os.environ) else Cache(cache_dir or CACHE_DIR)
 
+    settings = CheckSettings(format=fmt, quiet=quiet, strict=bool(here.strict), verbose=verbose,
+                             show_source=not no_source, statistics=statistics, jobs=here.jobs or 1,
+                             configurations=tuple(in_use))
+
     def check_into(stream: TextIO) -> ExitStatus:
-        return run_check(inputs, fmt, stream, jobs=here.jobs or 1, quiet=quiet, strict=bool(here.strict),
-                         show_source=not no_source, verbose=verbose,
-                         progress=progress_bar if stderr_is_terminal() else None, configs=configs.__getitem__,
-                         statistics=statistics, cache=cache, configurations=in_use)
+        return run_check(inputs, settings, stream, progress=progress_bar if stderr_is_terminal() else None,
+                         configs=configs.__getitem__, cache=cache)
 
     if out == "-":
         # Standard output as click gives it to a text file option (flushed as the command ends).

@@ -34,7 +34,7 @@ def command(ctx: click.Context, code: str | None, list_all: bool) -> None:
     from ..model.codes import BY_CODE
     from ..model.diagnostics import printable
     from ..model.words import did_you_mean
-    from ..output.explain_text import code_list, codes_with_prefix, explain
+    from ..render.explain_text import code_list, codes_with_prefix, explain
 
     if list_all or code is None:
         if code is not None:

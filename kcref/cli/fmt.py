@@ -12,8 +12,8 @@ from .registry import Described, RegistryChoice, RegistryOption
 
 
 def ten_spellings() -> Iterable[Described]:
-    """``--ten``: the spellings of :data:`kcref.output.fmt_report.TEN_SPELLINGS`."""
-    from ..output.fmt_report import TEN_SPELLINGS
+    """``--ten``: the spellings of :data:`kcref.apps.fmt.TEN_SPELLINGS`."""
+    from ..apps.fmt import TEN_SPELLINGS
 
     return TEN_SPELLINGS
 
@@ -53,9 +53,9 @@ def command(ctx: click.Context, files: tuple[str, ...], check_only: bool, write:
       kcref fmt --diff nights/
       kcref fmt --stdin-filename night.log - < night.log
     """
+    from ..apps.fmt import run_fmt
     from ..notation.formatter import Mode
     from ..notation.writer import Spelling
-    from ..output.fmt_report import run_fmt
 
     if write and (check_only or diff):
         raise click.UsageError(f"--write and {'--check' if check_only else '--diff'} cannot be used together")

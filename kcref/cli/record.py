@@ -42,8 +42,8 @@ def command(ctx: click.Context, file: str, players: str | None, rules: str | Non
     """
     import os
 
-    from ..output.record_session import LineSource, StreamSource, record
-    from ..output.show_report import view_style
+    from ..apps.record.session import LineSource, StreamSource, record
+    from ..apps.show import view_style
 
     if file == "-":
         raise click.UsageError("record writes a log file: give its path (standard input holds the lines to record)")
@@ -58,7 +58,7 @@ def command(ctx: click.Context, file: str, players: str | None, rules: str | Non
     style = view_style(plain=plain, full=False, terminal=interactive and sys.stdout.isatty(), environ=os.environ)
     source_for: Callable[[LiveLog], LineSource]
     if interactive:
-        from ..output.record_prompt import PromptSource
+        from ..apps.record.prompt import PromptSource
 
         source_for = PromptSource
     else:

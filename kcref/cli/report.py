@@ -42,7 +42,7 @@ def command(ctx: click.Context, files: tuple[str, ...], out: str, globs: tuple[s
       kcref report night.log -o - > night.html
       kcref report --watch night.log -o night.html
     """
-    from ..output.report_output import target_path
+    from ..apps.report.output import target_path
 
     if watch and "-" in files:
         raise click.UsageError("--watch reads the logs again when they change: it does not go with standard input")
@@ -55,8 +55,8 @@ def command(ctx: click.Context, files: tuple[str, ...], out: str, globs: tuple[s
 
     if not watch:
         ctx.exit(build())
+    from ..apps.report.output import watch as watch_logs
     from ..files.inputs import DEFAULT_GLOBS
-    from ..output.report_output import watch as watch_logs
 
     def rebuild() -> None:
         try:
@@ -75,9 +75,9 @@ def command(ctx: click.Context, files: tuple[str, ...], out: str, globs: tuple[s
 
 def _build(inputs: Inputs, title: str | None, live: bool, target: str) -> int:
     """Make the page of ``inputs`` and write it to ``target`` (``-``: standard output); its exit status."""
+    from ..apps.report.output import unreadable_line, write_page, written_note
+    from ..apps.report.page import build_report
     from ..files.atomic import CannotWrite
-    from ..output.report_output import unreadable_line, write_page, written_note
-    from ..output.report_page import build_report
 
     result = build_report(inputs, title, live=live)
     for problem in result.unreadable:  # a file that cannot be read is named, as check names it

@@ -21,7 +21,7 @@ def command(preset: str | None) -> None:
       kcref rules 22
     """
     from ..model.options import PRESETS_BY_NAME
-    from ..output.rules_text import MissingPage, overview, preset_detail, ruling_text, rulings
+    from ..render.rules_text import MissingPage, overview, preset_detail, ruling_text, rulings
 
     number = preset is not None and preset.strip().isdecimal()
     if preset is None or number:

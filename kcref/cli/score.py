@@ -12,15 +12,15 @@ from .registry import Described, RegistryChoice, RegistryOption
 
 
 def views() -> Iterable[Described]:
-    """``--by``: the views of :data:`kcref.output.score_formats.VIEWS`."""
-    from ..output.score_formats import VIEWS
+    """``--by``: the views of :data:`kcref.render.score_formats.VIEWS`."""
+    from ..render.score_formats import VIEWS
 
     return VIEWS.values()
 
 
 def score_formats() -> Iterable[Described]:
-    """``--format``: the formats of :data:`kcref.output.score_formats.SCORE_FORMATS`."""
-    from ..output.score_formats import SCORE_FORMATS
+    """``--format``: the formats of :data:`kcref.render.score_formats.SCORE_FORMATS`."""
+    from ..render.score_formats import SCORE_FORMATS
 
     return SCORE_FORMATS.values()
 
@@ -29,14 +29,14 @@ class FormatChoice(RegistryChoice):
     """``--format``: a refusal names the formats of the registry as the help groups them, tabulate's apart."""
 
     def get_invalid_choice_message(self, value: Any, ctx: click.Context | None) -> str:
-        from ..output.score_formats import SCORE_FORMATS
+        from ..render.score_formats import SCORE_FORMATS
 
         own = ", ".join(f.name for f in SCORE_FORMATS.values() if not f.tabulate)
         tables = ", ".join(f.name for f in SCORE_FORMATS.values() if f.tabulate)
         return f"'{value}' is not a format: expected {own} or a tabulate table format ({tables})"
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
-        from ..output.score_formats import known_without_tabulate
+        from ..render.score_formats import known_without_tabulate
 
         # The default (and csv, json) need not list tabulate's formats, which imports tabulate.
         if isinstance(value, str) and known_without_tabulate(value):
@@ -81,9 +81,9 @@ def command(ctx: click.Context, files: tuple[str, ...], by: str, fmt: str, globs
       kcref score --by night --format github nights/*.log
       kcref score --format json --skip-invalid nights/*.log
     """
+    from ..apps.score import score_inputs
     from ..files.config import Config, ConfigError, Finder, scoring_config
-    from ..output.score_formats import score_format
-    from ..output.score_report import score_inputs
+    from ..render.score_formats import score_format
 
     if chart and not score_format(fmt).for_people:
         raise click.UsageError(f"--chart draws in the terminal: it does not go with --format {fmt}")

@@ -35,7 +35,7 @@ def command(file: str, hand: int | None, line: int | None, full: bool, plain: bo
     """
     import os
 
-    from ..output.show_report import NotShown, show_input, view_style
+    from ..apps.show import NotShown, show_input, view_style
 
     if hand is not None and line is not None:
         raise click.UsageError("give --hand or --line, not both")

@@ -168,35 +168,42 @@ def _writer_alive(pid: int, alive: Callable[[int], bool]) -> bool:
     return alive(pid)
 
 
-def clean_stale(directory: str, now: float | None = None) -> list[str]:
+def clean_stale(directory: str, now: float | None = None, *, names: re.Pattern[str] = _TEMP_NAME,
+                age: float = STALE_AGE, folder: int | None = None, own_only: bool = False) -> list[str]:
     """Remove the temp files of ours left in ``directory`` by a process that is gone, or older
-    than ``STALE_AGE``: only regular files named ``.kcref-PID-XXXXXXXX.tmp`` (or the older
-    ``.kcref-XXXXXXXX.tmp``) that this user owns. Returns the paths removed."""
+    than ``age`` seconds: only regular files whose names ``names`` matches (by default
+    ``.kcref-PID-XXXXXXXX.tmp``, or the older ``.kcref-XXXXXXXX.tmp``; its ``pid`` group, when
+    there, names the writer) that this user owns (root: any, unless ``own_only``). ``folder``:
+    the folder opened, its names reached from it and never through a link. Returns the paths
+    removed."""
     now = time.time() if now is None else now
     removed: list[str] = []
     euid = os.geteuid() if hasattr(os, "geteuid") else -1
+    anyone = () if own_only else (0,)
     alive = liveness()
     try:
-        with os.scandir(directory) as it:
-            entries = [e for e in it if _TEMP_NAME.fullmatch(e.name)]
+        with os.scandir(directory if folder is None else folder) as it:
+            found = [e.name for e in it if names.fullmatch(e.name)]
     except OSError:
         return removed
-    for entry in entries:
-        if entry.path in _live:
+    for name in found:
+        path = os.path.join(directory, name)
+        at = path if folder is None else name
+        if path in _live:
             continue
         try:
-            st = entry.stat(follow_symlinks=False)
+            st = os.stat(at, dir_fd=folder, follow_symlinks=False)
         except OSError:
             continue
-        if not stat.S_ISREG(st.st_mode) or (euid not in (0, -1) and st.st_uid != euid):
+        if not stat.S_ISREG(st.st_mode) or (euid not in (*anyone, -1) and st.st_uid != euid):
             continue
-        pid = _TEMP_NAME.fullmatch(entry.name)["pid"]  # type: ignore[index]
-        if now - st.st_mtime > STALE_AGE or (pid is not None and not _writer_alive(int(pid), alive)):
+        pid = names.fullmatch(name)["pid"]  # type: ignore[index]
+        if now - st.st_mtime > age or (pid and not _writer_alive(int(pid), alive)):
             try:
-                os.unlink(entry.path)
+                os.unlink(at, dir_fd=folder)
             except OSError:
                 continue
-            removed.append(entry.path)
+            removed.append(path)
     return removed
 
 
@@ -420,6 +427,85 @@ class AtomicFile(_Writer):
                 except OSError:
                     pass
                 _live.discard(self.temp)
+                self.temp = ""
+            self._let_go()
+
+    def _let_go(self) -> None:
+        if self._held:
+            self._held = False
+            _release()
+
+
+_NO_FOLLOW = getattr(os, "O_NOFOLLOW", 0)
+
+
+class FolderFile(_Writer):
+    """The file ``name`` of a folder that is trusted no further than it was opened (the verdict
+    cache), written whole or not at all, and never through a link: a temp file
+    ``.tmp-PID-XXXXXXXX`` created anew in the folder (never through a link, readable by its
+    owner only), renamed over ``name`` on :meth:`commit`; left uncommitted, it is removed, as a
+    signal removes it (see :func:`signals_guarded`). ``folder`` is the folder opened, every
+    name reached from it, so that a folder swapped for a link meanwhile cannot redirect a
+    write; ``None`` (where names cannot be reached from a folder) joins names to ``directory``.
+    Nothing is synced to disk: what the folder holds can be made again.
+    """
+
+    TEMP_NAME = re.compile(r"\.tmp-(?P<pid>[0-9]{1,10})-[0-9a-f]{8}|tmp[a-z0-9_]{8}\.tmp")
+    """Its temp files' names (and the older ``tmpXXXXXXXX.tmp``, without a process id), for
+    :func:`clean_stale`."""
+
+    def __init__(self, directory: str, folder: int | None, name: str) -> None:
+        super().__init__(os.path.join(directory, name))
+        self.directory = directory
+        self.folder = folder
+        self.name = name
+        self.temp = ""
+        self._held = False
+
+    def _at(self, name: str) -> str:
+        return name if self.folder is not None else os.path.join(self.directory, name)
+
+    def __enter__(self) -> FolderFile:
+        import secrets
+
+        self._held = True
+        _hold()
+        try:
+            self.temp = f".tmp-{os.getpid()}-{secrets.token_hex(4)}"
+            _live.add(os.path.join(self.directory, self.temp))
+            fd = os.open(self._at(self.temp), os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NO_FOLLOW
+                         | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0), 0o600, dir_fd=self.folder)
+            self._open(fd)
+        except BaseException as exc:
+            self._discard()
+            if isinstance(exc, OSError):
+                raise _cannot(exc) from None
+            raise
+        return self
+
+    def commit(self) -> None:
+        """Rename the temp file over the file."""
+        assert self._sink is not None and self.temp, "not open"
+        try:
+            self._flush()
+            self._close(drop=False)
+            os.replace(self._at(self.temp), self._at(self.name), src_dir_fd=self.folder, dst_dir_fd=self.folder)
+        except OSError as exc:
+            raise _cannot(exc) from None
+        _live.discard(os.path.join(self.directory, self.temp))
+        self.temp = ""
+        self._let_go()
+
+    def _discard(self) -> None:
+        try:
+            self._close(drop=True)
+        finally:
+            if self.temp:
+                try:
+                    os.unlink(self._at(self.temp), dir_fd=self.folder)
+                except OSError:
+                    pass
+                _live.discard(os.path.join(self.directory, self.temp))
                 self.temp = ""
             self._let_go()
 

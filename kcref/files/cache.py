@@ -83,40 +83,6 @@ def _to_stderr(text: str) -> None:
         pass  # no standard error to tell: the cache goes on as it would
 
 
-_TEMP_NAME = r"\.tmp-(?P<pid>[0-9]{1,10})-[0-9a-f]{8}|tmp[a-z0-9_]{8}\.tmp"
-"""The names of our temporary files: ``.tmp-PID-XXXXXXXX``, and ``tmpXXXXXXXX.tmp`` (an older
-kcref's, without a process id)."""
-
-
-def _temp_pid(name: str) -> int | None:
-    """The process id in the name of one of our temporary files (0: none in it); ``None``: the
-    name is not one of theirs (:data:`_TEMP_NAME`)."""
-    import re
-
-    found = re.fullmatch(_TEMP_NAME, name)
-    if found is None:
-        return None
-    return int(found["pid"] or 0)
-
-
-def _alive(pid: int) -> bool:
-    """Whether process ``pid`` (not this one) may still be writing: where that cannot be asked
-    (Windows, where ``os.kill`` would end it), it may."""
-    if not hasattr(os, "getuid"):
-        return True
-    if pid == os.getpid():
-        return False  # this run writes its temporary files after it cleans: one with its id is older
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    except (OSError, OverflowError):
-        return False
-    return True
-
-
 class Cache:
     """The cache folder at ``folder`` (created when the first entry is written), its entries
     signed with the secret found through ``environ`` (by default the process's), its warnings
@@ -191,7 +157,8 @@ class Cache:
         """Keep ``entry`` for ``path`` under ``key``, signed (silently not, if the folder cannot
         be written, or the entry would be too large to read back)."""
         import json
-        import secrets
+
+        from .atomic import FolderFile
 
         if not self._open(create=True) or not self._tag():
             return
@@ -200,24 +167,15 @@ class Cache:
         data = b"".join((_HEADER, self._mac(name, body).encode("ascii"), b"\n", body))
         if len(data) > MAX_ENTRY_BYTES:
             return
-        temp = f".tmp-{os.getpid()}-{secrets.token_hex(4)}"
+        opened = False
         try:
-            fd = os.open(self._at(temp), os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NO_FOLLOW | _FLAGS, 0o600,
-                         dir_fd=self._fd)
+            with FolderFile(self.folder, self._fd, name) as entry_file:
+                opened = True
+                entry_file.write(data)
+                entry_file.commit()
         except OSError:
-            self.usable = False
-            return
-        try:
-            with os.fdopen(fd, "wb") as file:
-                file.write(data)
-            os.replace(self._at(temp), self._at(name), src_dir_fd=self._fd, dst_dir_fd=self._fd)
-        except BaseException as exc:
-            try:
-                os.unlink(self._at(temp), dir_fd=self._fd)
-            except OSError:
-                pass
-            if not isinstance(exc, OSError):
-                raise
+            if not opened:
+                self.usable = False  # no file can be made there
 
     def close(self) -> None:
         """Let go of the folder (it is opened again when next used)."""
@@ -339,24 +297,9 @@ class Cache:
     def _remove_stale(self) -> None:
         """Remove the temporary files that killed runs left: ours by name, regular files that
         this user owns, whose process is gone or that are older than :data:`STALE_AGE`."""
-        import time
+        from .atomic import FolderFile, clean_stale
 
-        try:
-            with os.scandir(self._fd if self._fd is not None else self.folder) as found:
-                names = [(entry.name, pid) for entry in found if (pid := _temp_pid(entry.name)) is not None]
-        except OSError:
-            return
-        now = time.time()
-        for name, pid in names:
-            try:
-                info = os.stat(self._at(name), dir_fd=self._fd, follow_symlinks=False)
-                if not stat.S_ISREG(info.st_mode) or (hasattr(os, "geteuid") and info.st_uid != os.geteuid()):
-                    continue
-                if now - info.st_mtime <= STALE_AGE and (pid == 0 or _alive(pid)):
-                    continue
-                os.unlink(self._at(name), dir_fd=self._fd)
-            except OSError:
-                continue
+        clean_stale(self.folder, names=FolderFile.TEMP_NAME, age=STALE_AGE, folder=self._fd, own_only=True)
 
     # --- entries -----------------------------------------------------------------------------
 

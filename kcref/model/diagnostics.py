@@ -1,7 +1,7 @@
 """The one diagnostic type, and the escaping that makes text from a log safe to print in any output.
 
 How a diagnostic is printed (a text line, a GitHub workflow command) is the output layer's:
-:mod:`kcref.output.diagnostic_lines`."""
+:mod:`kcref.render.diagnostic_lines`."""
 
 import re
 from typing import NamedTuple

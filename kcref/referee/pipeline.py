@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from functools import lru_cache, partial
 from operator import itemgetter
-from typing import TYPE_CHECKING, BinaryIO, TypeVar
+from typing import TYPE_CHECKING, BinaryIO, Protocol, TypeVar
 
 from ..files.config import Config
 from ..files.discover import cannot_read, file_kind
@@ -48,6 +48,15 @@ LINE_AND_COLUMN = itemgetter(1, 2)
 Emit = Callable[[Diagnostic], None]
 OnHand = Callable[[HandVerdict, int], None]
 """Called with each verdict and its hand's line, once the diagnostics up to that hand are emitted."""
+SettlementLine = Callable[[HandVerdict], "str | None"]
+"""A hand's settlement line, or ``None`` for a hand that gets none: what a caller prints for a
+hand once its diagnostics are out (a module-level function: it goes to worker processes)."""
+OnSettlement = Callable[[str, int, str], None]
+"""Called with the file's name, a hand's line and its settlement line, where it comes among the
+diagnostics."""
+Settlement = tuple[int, int, str]
+"""A settlement line in a report: how many of the report's diagnostics come before it, its
+hand's index, its text."""
 
 
 @dataclass
@@ -74,6 +83,8 @@ class FileReport:
     suppressed: Counter[str] = field(default_factory=Counter)
     """How many diagnostics of each code a ``# kcref: ignore[...]`` comment silenced (neither
     handed on nor counted)."""
+    settlements: list[Settlement] = field(default_factory=list)
+    """Each hand's settlement line, when checked with a ``settlement`` and the diagnostics kept."""
 
     def count(self, severity: Severity) -> int:
         return self.counts[severity]
@@ -96,6 +107,27 @@ diagnostic is given its source line: one it does not keep costs no more than its
 Configs = Callable[[str], Config]
 """The configuration of the file at a path (see :class:`kcref.files.config.Finder`)."""
 
+Keyed = Callable[[str, "Config | None"], "tuple[bytes, str] | None"]
+"""The bytes of the file at a path and their key under a configuration, or ``None`` for a file
+that is not kept (a module-level function: it goes to worker processes)."""
+
+
+class ReportStore(Protocol):
+    """Where the reports of files judged before are kept, found again by the key of the very
+    bytes judged (the verdict cache of ``kcref check``). A stored report holds every diagnostic
+    and, checked with a ``settlement``, every settlement line."""
+
+    @property
+    def keyed(self) -> Keyed:
+        """How a file's bytes are read and keyed."""
+
+    def load(self, path: str, key: str) -> FileReport | None:
+        """The report kept for ``path`` under ``key``, its diagnostics named ``path``; ``None``
+        if there is none."""
+
+    def store(self, path: str, key: str, report: FileReport) -> None:
+        """Keep the report of a readable file, judged from the bytes keyed ``key``."""
+
 
 @lru_cache(maxsize=64)
 def _settings(config: Config | None) -> tuple[Defaults, frozenset[str]]:
@@ -107,7 +139,8 @@ def _settings(config: Config | None) -> tuple[Defaults, frozenset[str]]:
 
 def check_items(items: Iterable[object], path: str, *, keep_hands: bool = True, emit: Emit | None = None,
                 sources: SourceLines | None = None, on_hand: OnHand | None = None,
-                keep: Keep | None = None, config: Config | None = None, suppress: bool = True) -> FileReport:
+                keep: Keep | None = None, config: Config | None = None, suppress: bool = True,
+                settlement: SettlementLine | None = None, on_settlement: OnSettlement | None = None) -> FileReport:
     """Check a stream of events and syntax diagnostics read from ``path``: set-up, then replay.
 
     Diagnostics go to ``emit`` as each hand is judged (else into ``report.diagnostics``), only
@@ -117,10 +150,12 @@ def check_items(items: Iterable[object], path: str, *, keep_hands: bool = True, 
     diagnostics are out. ``config`` gives the rules and options of a log without those tags,
     and the codes that are neither handed on nor counted (see :meth:`Config.ignored`). Without
     ``suppress``, the log's ``# kcref: ignore[...]`` comments silence nothing, as for
-    :class:`~kcref.referee.live.LiveLog`, which refuses a line with any error.
+    :class:`~kcref.referee.live.LiveLog`, which refuses a line with any error. With ``settlement``,
+    each hand's settlement line goes to ``on_settlement`` once the hand's diagnostics are out, and
+    into ``report.settlements`` when the diagnostics are kept there.
     """
     defaults, ignored = _settings(config)
-    check = _Check(path, keep_hands, emit, sources, on_hand, keep, ignored, suppress)
+    check = _Check(path, keep_hands, emit, sources, on_hand, keep, ignored, suppress, settlement, on_settlement)
     for verdict in referee_hands(check.records(items, defaults)):
         check.hand(verdict)
     check.note_suppressions()
@@ -134,8 +169,11 @@ class _Check:
 
     def __init__(self, path: str, keep_hands: bool, emit: Emit | None, sources: SourceLines | None,
                  on_hand: OnHand | None, keep: Keep | None = None, ignored: frozenset[str] = frozenset(),
-                 suppress: bool = True) -> None:
+                 suppress: bool = True, settlement: SettlementLine | None = None,
+                 on_settlement: OnSettlement | None = None) -> None:
         self.path = path
+        self.settlement = settlement
+        self.on_settlement = on_settlement
         self.suppress = suppress
         self.keep = keep
         self.ignored = ignored
@@ -207,6 +245,13 @@ class _Check:
             self.sources.release(record.start.span.line)
         if self.on_hand is not None:
             self.on_hand(verdict, report.hand_lines[-1])
+        if self.settlement is not None:
+            text = self.settlement(verdict)
+            if text is not None:
+                if self.emit is None:
+                    report.settlements.append((len(report.diagnostics), len(report.hand_lines) - 1, text))
+                if self.on_settlement is not None:
+                    self.on_settlement(self.path, report.hand_lines[-1], text)
 
     def _stopped_silently(self, verdict: HandVerdict, replayed: tuple[Diagnostic, ...]) -> None:
         """A KC504 note where a suppression silences the rule error that stopped the replay of
@@ -286,15 +331,29 @@ def check_text(text: str, path: str = "<string>", *, keep_hands: bool = True, em
 
 def check_file(path: str, stdin: BinaryIO | None = None, *, keep_hands: bool = True,
                emit: Emit | None = None, on_hand: OnHand | None = None, keep: Keep | None = None,
-               config: Config | None = None, data: bytes | None = None) -> FileReport:
+               config: Config | None = None, data: bytes | None = None, settlement: SettlementLine | None = None,
+               on_settlement: OnSettlement | None = None, store: ReportStore | None = None) -> FileReport:
     """Check the log at ``path`` (``-`` reads ``stdin``, by default the process's standard input).
 
     With ``emit`` and without ``keep_hands`` memory stays flat however large the file: the file
     (or standard input) is read once, as a stream, and never opened twice. With ``keep``, only
-    the diagnostics it accepts are handed on (see :func:`check_items`). ``data``, when given,
-    is the file's bytes, read already (the verdict cache reads them for its key): those are
+    the diagnostics it accepts are handed on (see :func:`check_items`; ``settlement`` and
+    ``on_settlement`` too). ``data``, when given, is the file's bytes, read already: those are
     checked, and the file is not opened again.
+
+    With ``store``, a file it keys (see :class:`ReportStore`) is judged whole: its report comes
+    from the store, or is checked from the bytes keyed and kept there; then handed to ``emit``
+    and ``on_settlement`` as a check that goes hand by hand hands it on (see :func:`hand_on`), and
+    the report returned holds only the counts. Verdicts are not kept.
     """
+    if store is not None and data is None:
+        keyed = store.keyed(path, config)
+        if keyed is not None:
+            report = _stored(path, config, keyed, settlement, store)
+            if emit is None:
+                return report
+            hand_on(report, emit, on_settlement, keep)
+            return replace(report, diagnostics=[], settlements=[])
     sources = SourceLines()
     name = path
     source: str | BinaryIO = path
@@ -303,11 +362,53 @@ def check_file(path: str, stdin: BinaryIO | None = None, *, keep_hands: bool = T
     elif path == "-":
         name, source = "<stdin>", stdin or sys.stdin.buffer
     return check_items(read_runs(source, name, sources), name, keep_hands=keep_hands, emit=emit, sources=sources,
-                       on_hand=on_hand, keep=keep, config=config)
+                       on_hand=on_hand, keep=keep, config=config, settlement=settlement, on_settlement=on_settlement)
 
 
-def _check_one(path: str, config: Config | None, keep_hands: bool, keep: Keep | None) -> FileReport:
-    return check_file(path, keep_hands=keep_hands, keep=keep, config=config)
+def _stored(path: str, config: Config | None, keyed: tuple[bytes, str], settlement: SettlementLine | None,
+            store: ReportStore) -> FileReport:
+    """The whole report of the file whose bytes and key are ``keyed``: the store's, or checked
+    from those very bytes and kept there."""
+    data, key = keyed
+    report = store.load(path, key)
+    if report is None:
+        report = check_file(path, keep_hands=False, config=config, data=data, settlement=settlement)
+        if not report.unreadable:
+            store.store(path, key, report)
+    return report
+
+
+def hand_on(report: FileReport, emit: Emit, on_settlement: OnSettlement | None = None,
+            keep: Keep | None = None) -> None:
+    """Hand a whole report on as a check that goes hand by hand does: its diagnostics to ``emit``
+    (those ``keep`` accepts), each settlement line to ``on_settlement`` where it came among them."""
+    settlements, lines, given = report.settlements, report.hand_lines, 0
+    for i, d in enumerate(report.diagnostics):
+        while given < len(settlements) and settlements[given][0] <= i:
+            if on_settlement is not None:
+                on_settlement(report.path, lines[settlements[given][1]], settlements[given][2])
+            given += 1
+        if keep is None or keep(d):
+            emit(d)
+    if on_settlement is not None:
+        for _, index, text in settlements[given:]:
+            on_settlement(report.path, lines[index], text)
+
+
+def _check_one(path: str, config: Config | None, keep_hands: bool, keep: Keep | None,
+               settlement: SettlementLine | None = None) -> FileReport:
+    return check_file(path, keep_hands=keep_hands, keep=keep, config=config, settlement=settlement)
+
+
+def check_keyed(path: str, config: Config | None, keyed: Keyed, settlement: SettlementLine | None = None
+                ) -> tuple[str | None, FileReport]:
+    """Check the file at ``path`` from the bytes ``keyed`` reads and give their key (``None``: a
+    file not to be kept) with the whole report: what a worker process sends back to be stored."""
+    found = keyed(path, config)
+    if found is None:
+        return None, check_file(path, keep_hands=False, config=config, settlement=settlement)
+    data, key = found
+    return key, check_file(path, keep_hands=False, config=config, data=data, settlement=settlement)
 
 
 CHUNK_FILES = 16
@@ -315,7 +416,8 @@ CHUNK_FILES = 16
 
 
 def check_paths(paths: Iterable[str], *, jobs: int = 1, keep_hands: bool = True,
-                keep: Keep | None = None, configs: Configs | None = None) -> Iterator[FileReport]:
+                keep: Keep | None = None, configs: Configs | None = None,
+                settlement: SettlementLine | None = None) -> Iterator[FileReport]:
     """Check many files; reports come in the order given, whatever ``jobs`` (worker processes,
     see :func:`in_workers`).
 
@@ -325,7 +427,8 @@ def check_paths(paths: Iterable[str], *, jobs: int = 1, keep_hands: bool = True,
     """
     paths = list(paths)
     settings = [None if configs is None else configs(path) for path in paths]
-    yield from in_workers(partial(_check_one, keep_hands=keep_hands, keep=keep), paths, settings, jobs)
+    yield from in_workers(partial(_check_one, keep_hands=keep_hands, keep=keep, settlement=settlement), paths, settings,
+                          jobs)
 
 
 _T = TypeVar("_T")
@@ -396,17 +499,53 @@ def problem_report(problem: Problem) -> FileReport:
 
 
 def check_inputs(inputs: Inputs, *, jobs: int = 1, keep_hands: bool = True,
-                 keep: Keep | None = None, configs: Configs | None = None) -> Iterator[FileReport]:
+                 keep: Keep | None = None, configs: Configs | None = None, settlement: SettlementLine | None = None,
+                 store: ReportStore | None = None) -> Iterator[FileReport]:
     """Check every file found, in order (``jobs`` worker processes); a path that could not be
     read gets its own report (see :func:`problem_report`) where it stands. With ``keep``, the
-    reports hold only the diagnostics it accepts (a worker then sends back no more than that)."""
-    reports = check_paths(inputs.paths, jobs=jobs, keep_hands=keep_hands, keep=keep, configs=configs)
+    reports hold only the diagnostics it accepts (a worker then sends back no more than that).
+    With ``store``, a file it holds is not checked again, and a file checked is kept there:
+    its report holds every diagnostic, whatever ``keep``."""
+    if store is not None:
+        yield from _stored_inputs(inputs, jobs, configs, settlement, store)
+        return
+    reports = check_paths(inputs.paths, jobs=jobs, keep_hands=keep_hands, keep=keep, configs=configs,
+                          settlement=settlement)
     for entry in inputs.entries:
         if isinstance(entry, Found):
             yield next(reports)
         elif isinstance(entry, Problem):
             yield problem_report(entry)
     next(reports, None)  # run the generator to its end, so that a pool of workers is shut down
+
+
+def _stored_inputs(inputs: Inputs, jobs: int, configs: Configs | None, settlement: SettlementLine | None,
+                   store: ReportStore) -> Iterator[FileReport]:
+    """:func:`check_inputs` with a store: the reports it holds, the others checked (in ``jobs``
+    worker processes, each keying the bytes it checks) and kept there."""
+    settings = {path: None if configs is None else configs(path) for path in inputs.paths}
+    hits: dict[str, FileReport] = {}
+    for path in inputs.paths:
+        keyed = store.keyed(path, settings[path])
+        report = None if keyed is None else store.load(path, keyed[1])
+        if report is not None:
+            hits[path] = report
+    misses = [path for path in inputs.paths if path not in hits]
+    checked = in_workers(partial(check_keyed, keyed=store.keyed, settlement=settlement), misses,
+                         [settings[p] for p in misses], jobs)
+    for entry in inputs.entries:
+        if isinstance(entry, Problem):
+            yield problem_report(entry)
+            continue
+        path = entry.path
+        if path in hits:
+            yield replace(hits[path])  # a copy: a path given twice prints twice, and a printed report is emptied
+            continue
+        key, report = next(checked)
+        if key is not None and not report.unreadable:
+            store.store(path, key, report)
+        yield report
+    next(checked, None)  # run the generator to its end, so that a pool of workers is shut down
 
 
 Row = dict[str, object]

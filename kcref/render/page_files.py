@@ -2,7 +2,7 @@
 
 The source tree holds one copy of each page, in ``docs/`` or ``grammar/``; building the package
 (``setup.py``, which reads this module without importing kcref) copies each into
-``kcref/output/pages/`` as a regular file. A checkout reads the source file itself.
+``kcref/render/pages/`` as a regular file. A checkout reads the source file itself.
 """
 
 PAGES: dict[str, str] = {

@@ -12,25 +12,24 @@ from typing import TextIO
 from ..model.codes import BY_CODE, Severity
 from ..model.diagnostics import Diagnostic, json_text
 from ..referee.pipeline import FileReport
-from .check_formats import HIDDEN, Printer, hidden
+from .check_formats import HIDDEN, CheckSettings, Printer, hidden
 
 STATISTICS_FORMATS = ("text", "json")
 """The formats ``--statistics`` prints in."""
 HIDDEN_WORDS = {"ignored": "ignored by configuration", "suppressed": "suppressed"}
-"""What the text rows of diagnostics not reported say of them, by why (:data:`~kcref.output.check_formats.HIDDEN`)."""
+"""What the text rows of diagnostics not reported say of them, by why (:data:`~kcref.render.check_formats.HIDDEN`)."""
 
 
 class StatisticsPrinter(Printer):
     """Counts the diagnostics shown (under ``--quiet`` only those that fail), prints the counts at the end."""
 
-    def __init__(self, out: TextIO, show_source: bool = True, quiet: bool = False, strict: bool = False,
-                 as_json: bool = False) -> None:
-        super().__init__(out, show_source=show_source, quiet=quiet, strict=strict)
-        self.as_json = as_json
+    def __init__(self, out: TextIO, settings: CheckSettings) -> None:
+        super().__init__(out, settings)
+        self.as_json = settings.format == "json"
         self.counts: Counter[str] = Counter()
 
     def diagnostic(self, d: Diagnostic) -> None:
-        if self.shown(d):
+        if self.settings.shown(d):
             self.counts[d.code] += 1
 
     def rows(self, reports: Sequence[FileReport] = ()) -> list[dict[str, object]]:
@@ -41,14 +40,14 @@ class StatisticsPrinter(Printer):
         rows = _ranked(self.counts)
         for why in HIDDEN:
             counts = hidden(reports, why)
-            if self.quiet:
+            if self.settings.quiet:
                 counts = Counter({code: n for code, n in counts.items() if self._fails(code)})
             rows += [{**row, "hidden": why} for row in _ranked(counts)]
         return rows
 
     def _fails(self, code: str) -> bool:
         severity = BY_CODE[code].severity
-        return severity is Severity.ERROR or (self.strict and severity is Severity.WARNING)
+        return severity is Severity.ERROR or (self.settings.strict and severity is Severity.WARNING)
 
     def finish(self, reports: Sequence[FileReport]) -> None:
         rows = self.rows(reports)

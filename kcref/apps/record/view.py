@@ -7,22 +7,22 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..engine.faults import IllegalAction
-from ..engine.moves import card_targets
-from ..engine.table import PILES, Table
-from ..engine.turns import apply, legal_actions
-from ..model.cards import Pile, parse_card
-from ..model.diagnostics import Diagnostic
-from ..model.events import Action, Deal, Tag
-from ..notation.reader import read_text
-from ..notation.writer import action_text, event_text
-from ..referee.live import Expect, Judgement, LiveLog
-from ..referee.replay import Position
-from ..referee.verdict import HandVerdict
-from .cells import terminal, terminal_diagnostic
-from .diagnostic_lines import format_text
-from .settlement import settlement as settled
-from .table_view import DEFAULT_VIEW, Located, ViewStyle, card_face, draw_table
+from ...engine.faults import IllegalAction
+from ...engine.moves import card_targets
+from ...engine.table import PILES, Table
+from ...engine.turns import apply, legal_actions
+from ...model.cards import Pile, parse_card
+from ...model.diagnostics import Diagnostic
+from ...model.events import Action, Deal, Tag
+from ...notation.reader import read_text
+from ...notation.writer import action_text, event_text
+from ...referee.live import Expect, Judgement, LiveLog
+from ...referee.replay import Position
+from ...referee.verdict import HandVerdict
+from ...render.cells import terminal, terminal_diagnostic
+from ...render.diagnostic_lines import format_text
+from ...render.settlement import settlement_text
+from ...render.table_view import DEFAULT_VIEW, Located, ViewStyle, card_face, draw_table
 
 COMMANDS: dict[str, str] = {
     "show": "draw the whole table (every pile, every hand)",
@@ -96,13 +96,13 @@ def diagnostic_lines(diagnostics: Sequence[Diagnostic], show_source: bool = True
 
 
 def settlement(verdict: HandVerdict) -> str:
-    """How a hand ended (:func:`kcref.output.settlement.settlement`), every name made safe for a terminal."""
-    return settled(verdict, [terminal(n) for n in verdict.players])
+    """How a hand ended (:func:`kcref.render.settlement.settlement_text`), every name made safe for a terminal."""
+    return settlement_text(verdict, [terminal(n) for n in verdict.players])
 
 
 def standings(log: LiveLog) -> str:
     """The running standings, as ``kcref score`` prints them for the log so far."""
-    from .score_report import score_reports
+    from ..score import score_reports
 
     report = log.report()
     if not report.hands:

@@ -1,9 +1,9 @@
 """Print check results for people (text) and machines (JSON, GitHub workflow commands, JUnit,
 SARIF, GitLab Code Quality).
 
-A printer is told of each file as it starts, of each diagnostic as it is found (and, when it
-:attr:`~Printer.wants_hands`, of each hand's verdict once the hand's diagnostics are out: the
-text format's settlement lines), and of each file's report when it ends, so every format
+A printer is told of each file as it starts, of each diagnostic as it is found (and, when the
+settings :attr:`~CheckSettings.prints_settlements`, of each hand's settlement line once the hand's
+diagnostics are out), and of each file's report when it ends, so every format
 streams while a large log is checked (JUnit, whose suites open with their counts, waits in
 temporary files on disk).
 
@@ -16,7 +16,8 @@ from __future__ import annotations
 import functools
 import re
 from collections import Counter
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 from typing import IO, TYPE_CHECKING, NamedTuple, TextIO
 
 from ..model.clip import clip
@@ -36,7 +37,7 @@ from .diagnostic_lines import format_github, format_located, format_text
 from .settlement import settlement_line
 
 if TYPE_CHECKING:
-    from ..referee.pipeline import FileReport
+    from ..referee.pipeline import FileReport, Keep
     from ..referee.verdict import HandVerdict
 
 # Only the formats that need them import shlex, json, tempfile, bisect and xml.sax.saxutils
@@ -97,25 +98,12 @@ def hidden_by_code(report: FileReport, why: str) -> dict[str, int]:
     return {code: counts[code] for code in sorted(counts) if counts[code]}
 
 
-def unfolded(d: Diagnostic) -> bool:
-    """Whether the text printer shows a diagnostic on its own when not verbose: all but penalties
-    (KC4xx), which it sums up per hand (a module-level function: it goes to worker processes)."""
+def _unfolded(d: Diagnostic) -> bool:
+    """All but penalties (KC4xx), which the text format sums up per hand."""
     return not d.code.startswith("KC4")
 
 
 _ERROR, _WARNING = Severity.ERROR, Severity.WARNING
-
-
-def failing(d: Diagnostic, strict: bool) -> bool:
-    """Whether a diagnostic fails the check: an error, or a warning under ``--strict``."""
-    return failing_check(strict)(d)
-
-
-def failing_check(strict: bool) -> Callable[[Diagnostic], bool]:
-    """:func:`failing` as a function of the diagnostic alone, for the pipeline's ``keep`` under
-    --quiet: a module-level function (it goes to worker processes), not a ``partial`` with a
-    keyword, which costs a dict a call, and a log may hold a penalty on every turn."""
-    return _fails_strictly if strict else _fails
 
 
 # Not d.is_error: a property call, and every diagnostic of a log may come here.
@@ -128,7 +116,72 @@ def _fails_strictly(d: Diagnostic) -> bool:
     return severity is _ERROR or severity is _WARNING
 
 
-def settled_line(verdict: HandVerdict) -> str | None:
+@dataclass(frozen=True, slots=True)
+class CheckSettings:
+    """How ``kcref check`` runs and what it prints, built once from the command line and the
+    configuration, and the one place that decides which diagnostics are shown."""
+
+    format: str = "text"
+    """The name of the output format (:data:`CHECK_FORMATS`)."""
+    quiet: bool = False
+    """Print only what fails, no summary."""
+    strict: bool = False
+    """Warnings fail too."""
+    verbose: bool = False
+    """Each penalty on its own line, instead of a hand's settlement line."""
+    show_source: bool = True
+    """The source line and a caret under each message."""
+    statistics: bool = False
+    """The counts of each code instead of the diagnostics (``format``: text or json)."""
+    jobs: int = 1
+    """Worker processes."""
+    configurations: tuple[str, ...] = ()
+    """The configuration files in force (machine formats name them in their metadata)."""
+
+    def fails(self, d: Diagnostic) -> bool:
+        """Whether a diagnostic fails the check: an error, or a warning under ``strict``."""
+        return d.severity is _ERROR or (self.strict and d.severity is _WARNING)
+
+    @property
+    def prints_settlements(self) -> bool:
+        """Whether a hand's penalties print as one settlement line, after the hand's other
+        diagnostics (the text format, neither verbose nor quiet): the printer is then told of
+        each one (:meth:`Printer.settlement`)."""
+        return (not self.statistics and CHECK_FORMATS[self.format].prints_settlements
+                and not self.verbose and not self.quiet)
+
+    def shown(self, d: Diagnostic) -> bool:
+        """Whether a diagnostic is printed: under ``quiet`` those that fail; with settlement
+        lines all but the penalties they sum up; else all."""
+        if self.quiet:
+            return self.fails(d)
+        return not self.prints_settlements or _unfolded(d)
+
+    @property
+    def takes_all(self) -> bool:
+        """Whether the printer is handed every diagnostic, shown or not (junit sorts them into
+        test cases at the end of each file)."""
+        return not self.statistics and CHECK_FORMATS[self.format].takes_all
+
+    @property
+    def only_failures(self) -> bool:
+        """Whether nothing but what fails is handed on (``quiet``, unless the printer takes all):
+        a file that passes then needs no more than its counts."""
+        return self.quiet and not self.takes_all
+
+    @property
+    def kept(self) -> Keep | None:
+        """What the pipeline is to hand on to the printer (all are counted): what :meth:`shown`
+        accepts, as a module-level function (it goes to worker processes and is asked of every
+        diagnostic: a log may hold a penalty on every turn); ``None``: every diagnostic."""
+        if self.takes_all:
+            return None
+        if self.quiet:
+            return _fails_strictly if self.strict else _fails
+        return _unfolded if self.prints_settlements else None
+
+
+def penalty_settlement_line(verdict: HandVerdict) -> str | None:
     """The settlement line the text format prints for a hand (see :class:`TextPrinter`), or
     ``None``: a hand that paid no penalty, or that has an error, gets none."""
     if not verdict.penalties or not verdict.valid:
@@ -142,42 +195,27 @@ def settled_line(verdict: HandVerdict) -> str | None:
 class Printer:
     """Plain text: ``path:line:col: severity CODE message``, the source line, a caret."""
 
-    configurations: Sequence[str] = ()
-    """The configuration files in force (machine formats name them in their metadata)."""
-
-    def __init__(self, out: TextIO, show_source: bool = True, quiet: bool = False, strict: bool = False,
-                 verbose: bool = False) -> None:
+    def __init__(self, out: TextIO, settings: CheckSettings = CheckSettings()) -> None:
         self.out = out
-        self.show_source = show_source
-        self.quiet = quiet
-        self.strict = strict
-        self.verbose = verbose
+        self.settings = settings
 
-    @property
-    def wants_hands(self) -> bool:
-        """Whether :meth:`hand` is to be told of each hand's verdict, after its diagnostics."""
-        return False
-
-    def hand(self, verdict: HandVerdict, line: int) -> None:
-        """A hand is judged (``line``: its ``hand`` line); its diagnostics were given before."""
-
-    def settle(self, path: str, line: int, text: str) -> None:
-        """Print a hand's settlement line ``text`` (:func:`settled_line`), kept from an earlier
-        check (the verdict cache); only told when :attr:`wants_hands`."""
-
-    def shown(self, d: Diagnostic) -> bool:
-        return not self.quiet or failing(d, self.strict)
+    def settlement(self, path: str, line: int, text: str) -> None:
+        """Print a hand's settlement line ``text`` (:func:`penalty_settlement_line`; ``line``: the hand's
+        ``hand`` line), after the hand's diagnostics, whether the hand was judged now or kept
+        from an earlier check (the verdict cache); only told when the settings print settlement lines
+        (:attr:`CheckSettings.prints_settlements`)."""
 
     def start_file(self, path: str) -> None:
         pass
 
     def diagnostic(self, d: Diagnostic) -> None:
-        if self.shown(d):
+        if self.settings.shown(d):
             self.out.write(self.text(d) + "\n")
 
     def text(self, d: Diagnostic) -> str:
-        line = format_text(d, self.show_source)
-        if self.show_source and d.is_error and d.code.startswith("KC3") and d.path != "<stdin>":
+        show_source = self.settings.show_source
+        line = format_text(d, show_source)
+        if show_source and d.is_error and d.code.startswith("KC3") and d.path != "<stdin>":
             import shlex
 
             # Quoted first, then made printable: an odd name still reads as one shell word.
@@ -188,7 +226,7 @@ class Printer:
         pass
 
     def finish(self, reports: Sequence[FileReport]) -> None:
-        if not self.quiet:
+        if not self.settings.quiet:
             self.out.write(summary(reports) + "\n")
 
 
@@ -197,26 +235,10 @@ class TextPrinter(Printer):
     hand's penalties (KC4xx) in one settlement line, printed when the hand is judged, after the
     hand's other diagnostics (``path:LINE: hand 2: Eli went out and took the pot of 21; cards
     left: ...; chips paid: ...``, LINE being the hand's ``hand`` line; see
-    :func:`kcref.output.settlement.settlement_line`). A hand with an error gets none: its
+    :func:`kcref.render.settlement.settlement_line`). A hand with an error gets none: its
     errors say how it went. ``verbose`` prints every penalty on its own, as :class:`Printer`."""
 
-    @property
-    def wants_hands(self) -> bool:
-        return not self.verbose and not self.quiet
-
-    def shown(self, d: Diagnostic) -> bool:
-        if self.quiet:
-            return failing(d, self.strict)
-        return self.verbose or unfolded(d)
-
-    def hand(self, verdict: HandVerdict, line: int) -> None:
-        if self.verbose or self.quiet:
-            return
-        text = settled_line(verdict)
-        if text is not None:
-            self.settle(verdict.path, line, text)
-
-    def settle(self, path: str, line: int, text: str) -> None:
+    def settlement(self, path: str, line: int, text: str) -> None:
         self.out.write(format_located(path, line, text) + "\n")
 
 
@@ -229,7 +251,7 @@ class GithubPrinter(Printer):
         self.out.write(github_command("group", f"kcref check {printable(path)}") + "\n")
 
     def diagnostic(self, d: Diagnostic) -> None:
-        if self.shown(d):
+        if self.settings.shown(d):
             self.out.write(format_text(d, show_source=False) + "\n" + format_github(d) + "\n")
 
     def end_file(self, report: FileReport) -> None:
@@ -248,7 +270,7 @@ class JsonPrinter(Printer):
         self.written = 0
 
     def diagnostic(self, d: Diagnostic) -> None:
-        if self.shown(d):
+        if self.settings.shown(d):
             self.out.write(('{\n  "diagnostics": [' if not self.written else ",")
                            + "\n    " + json_text(d.as_dict(), level=2))
             self.written += 1
@@ -261,7 +283,7 @@ class JsonPrinter(Printer):
         head = "\n  ]" if self.written else '{\n  "diagnostics": []'
         self.out.write(f'{head},\n  "files": {json_text(files, level=1)},\n'
                        f'  "summary": {json_text(summary(reports), level=1)},\n'
-                       f'  "configurations": {json_text(list(self.configurations), level=1)}\n}}\n')
+                       f'  "configurations": {json_text(list(self.settings.configurations), level=1)}\n}}\n')
 
 
 class JunitPrinter(Printer):
@@ -304,8 +326,9 @@ class JunitPrinter(Printer):
     def _case(self, path: str, name: str, diags: list[Diagnostic]) -> tuple[str, bool]:
         from xml.sax.saxutils import escape
 
-        bad = [d for d in diags if failing(d, self.strict)]
-        other = [d for d in diags if not failing(d, self.strict) and self.shown(d)]
+        fails, shown = self.settings.fails, self.settings.shown
+        bad = [d for d in diags if fails(d)]
+        other = [d for d in diags if not fails(d) and shown(d)]
         inner = ""
         if bad:
             text = "\n".join(format_text(d, show_source=False) for d in bad)
@@ -415,7 +438,7 @@ class SarifPrinter(Printer):
         self.codes: set[str] = set()
 
     def diagnostic(self, d: Diagnostic) -> None:
-        if not self.shown(d):
+        if not self.settings.shown(d):
             return
         location: dict[str, object] = {"artifactLocation": artifact_uri(d.path)}
         if d.line >= 1:
@@ -438,7 +461,7 @@ class SarifPrinter(Printer):
                   "informationUri": "https://pypi.org/project/kcref/",
                   "rules": [rule_descriptor(code) for code in sorted(self.codes)]}
         # The configuration files in force, and what was found but not reported (by code).
-        properties = {"configurations": list(self.configurations),
+        properties = {"configurations": list(self.settings.configurations),
                       **{why: dict(sorted(hidden(reports, why).items())) for why in HIDDEN}}
         self.out.write(("\n    ]" if self.written else "]") + ',\n    "tool": '
                        + json_text({"driver": driver}, level=2) + ',\n    "properties": '
@@ -474,7 +497,7 @@ class GitlabPrinter(Printer):
         self.seen.clear()
 
     def diagnostic(self, d: Diagnostic) -> None:
-        if not self.shown(d):
+        if not self.settings.shown(d):
             return
         key = (d.code, d.message, d.source.strip())
         occurrence = self.seen[key] = self.seen.get(key, -1) + 1
@@ -517,14 +540,18 @@ class CheckFormat(NamedTuple):
     printer: type[Printer]
     help: str
     """What it prints, in a few words (the command's help and shell completion show it)."""
+    prints_settlements: bool = False
+    """A hand's penalties print as one settlement line (see :attr:`CheckSettings.prints_settlements`)."""
+    takes_all: bool = False
+    """The printer is handed every diagnostic, shown or not (see :attr:`CheckSettings.takes_all`)."""
 
 
 CHECK_FORMATS: dict[str, CheckFormat] = {f.name: f for f in (
     CheckFormat("text", TextPrinter, "each message with its source line and a caret (a hand's penalties in "
-                "one line; all with --verbose), then a summary"),
+                "one line; all with --verbose), then a summary", prints_settlements=True),
     CheckFormat("json", JsonPrinter, "one JSON object: the diagnostics, each file's counts, the summary"),
     CheckFormat("github", GithubPrinter, "GitHub Actions: a group per file, a workflow command per message"),
-    CheckFormat("junit", JunitPrinter, "JUnit XML: a test suite per file, a test case per hand"),
+    CheckFormat("junit", JunitPrinter, "JUnit XML: a test suite per file, a test case per hand", takes_all=True),
     CheckFormat("sarif", SarifPrinter, "SARIF 2.1.0 for GitHub code scanning: results with locations, rules with help"),
     CheckFormat("gitlab", GitlabPrinter, "GitLab Code Quality JSON: a finding per message, with a stable fingerprint"),
 )}

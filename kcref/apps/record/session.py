@@ -13,14 +13,15 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import BinaryIO, Protocol, TextIO
 
-from ..files.logfile import Changed, Locked, LogFile, WriteFailed
-from ..model.diagnostics import Diagnostic, diagnostic
-from ..model.status import ExitStatus
-from ..model.words import plural
-from ..notation.reader import split_lines
-from ..referee.live import Judgement, LiveLog, LogHasErrors
-from .cells import terminal
-from .record_view import (
+from ...files.logfile import Changed, Locked, LogFile, WriteFailed
+from ...model.diagnostics import Diagnostic, diagnostic
+from ...model.status import ExitStatus
+from ...model.words import plural
+from ...notation.reader import split_lines
+from ...referee.live import Judgement, LiveLog, LogHasErrors
+from ...render.cells import terminal
+from ...render.table_view import DEFAULT_VIEW, ViewStyle
+from .view import (
     COMMANDS,
     HELP,
     after_line,
@@ -30,7 +31,6 @@ from .record_view import (
     prompt_text,
     tag_line,
 )
-from .table_view import DEFAULT_VIEW, ViewStyle
 
 SHOWN_ERRORS = 20
 """At most this many errors of a log that cannot be resumed are printed."""
@@ -306,8 +306,8 @@ def _unreadable(data: bytes, path: str) -> Diagnostic | None:
     """Why ``data`` is no log at all (not UTF-8, or binary), in the words of ``kcref check``."""
     import io
 
-    from ..model.codes import UNREADABLE
-    from ..notation.textlines import text_lines
+    from ...model.codes import UNREADABLE
+    from ...notation.textlines import text_lines
 
     return next((line for line in text_lines(io.BytesIO(data), path)
                  if isinstance(line, Diagnostic) and line.code in UNREADABLE), None)

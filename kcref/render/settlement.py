@@ -4,7 +4,7 @@ when a hand ends (:func:`settlement`), ``kcref check`` in one line per hand that
 (:func:`settlement_line`).
 
 Names are worded as given: the caller makes them safe for its output (``record`` each name with
-:func:`~kcref.output.cells.terminal`, ``check`` the whole line as its text printer does).
+:func:`~kcref.render.cells.terminal`, ``check`` the whole line as its text printer does).
 """
 
 from __future__ import annotations
@@ -69,7 +69,7 @@ def paid(verdict: HandVerdict, names: Sequence[str]) -> list[str]:
     return [f"{name} {n}" for name, n in zip(names, chips) if n]
 
 
-def settlement(verdict: HandVerdict, names: Sequence[str]) -> str:
+def settlement_text(verdict: HandVerdict, names: Sequence[str]) -> str:
     """How a hand ended, in a few lines: who went out (or that it is blocked), the cards left,
     the points, and the chips with the pot (``kcref record``, at the end of a hand)."""
     said = ending(verdict, names)

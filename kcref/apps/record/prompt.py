@@ -12,12 +12,12 @@ from prompt_toolkit.completion import CompleteEvent, Completer, Completion
 from prompt_toolkit.document import Document
 from prompt_toolkit.history import InMemoryHistory
 
-from ..referee.live import LiveLog
-from .record_view import completions
+from ...referee.live import LiveLog
+from .view import completions
 
 
 class RecordCompleter(Completer):
-    """Tab: what may come next in the log (see :func:`kcref.output.record_view.completions`)."""
+    """Tab: what may come next in the log (see :func:`kcref.apps.record.view.completions`)."""
 
     def __init__(self, log: LiveLog) -> None:
         self.log = log

@@ -3,20 +3,19 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
-from typing import BinaryIO, NamedTuple
+from typing import NamedTuple
 
 from ..engine.carry import ChipCarry
 from ..engine.moves import in_order
 from ..engine.table import Table
-from ..files.inputs import STDIN, display_name, open_input
 from ..model.cards import Card, Colour, Pile
 from ..model.codes import UNREADABLE
 from ..model.diagnostics import Diagnostic, printable
 from ..model.events import Deal, Layout
 from ..model.words import plural
-from ..notation.reader import Item, read_stream
+from ..notation.reader import Item
 from ..referee.grouping import HandRecord
-from ..referee.replay import Position, referee_hand, table_at
+from ..referee.replay import Position, referee_hand
 from ..referee.setup_checks import checked_hands
 
 GRID: tuple[tuple[Pile | None, ...], ...] = (
@@ -241,36 +240,3 @@ def draw_dealing(located: Located, layout: Layout, style: ViewStyle) -> str:
     lines.append(f"{first} plays first")
     return "\n".join(lines) + "\n"
 
-
-def locate_path(path: str, hand: int | None = None, line: int | None = None, stdin: BinaryIO | None = None) -> Located:
-    """The hand of the log at ``path`` that ``hand`` or ``line`` names (see :func:`locate`); ``-``
-    reads ``stdin``, by default standard input, once.
-
-    Raises ``Unreadable`` for a log that cannot be read, ``LookupError`` for a hand or line not there.
-    """
-    opened = open_input(path, stdin)
-    if isinstance(opened, Diagnostic):
-        raise Unreadable(opened)
-    name = display_name(path)
-    try:
-        return locate(read_stream(opened, name, trivia=True), name, hand, line)
-    finally:
-        if path != STDIN:
-            opened.close()
-
-
-def show(path: str, hand: int | None = None, line: int | None = None, style: ViewStyle = DEFAULT_VIEW,
-         stdin: BinaryIO | None = None) -> str:
-    """The whole output of ``kcref show`` for the log at ``path`` (``-`` reads ``stdin``, by
-    default standard input), which is read once.
-
-    Raises ``Unreadable`` for a log that cannot be read, ``LookupError`` for a hand or line not there.
-    """
-    located = locate_path(path, hand, line, stdin)
-    record = located.record
-    if line is not None and record.valid:
-        layout = next((e for e in record.events if isinstance(e, Layout)), None)
-        if layout is not None and line < layout.span.line:
-            return draw_dealing(located, layout, style)
-    position = table_at(record, line, located.stacks, located.pot)
-    return draw_table(located, position, style)

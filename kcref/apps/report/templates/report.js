@@ -3,7 +3,7 @@
 // the hand being replayed and changed step by step from the hand's JSON, read when the hand is
 // first opened. Every text from the log that this script sets is set with textContent or
 // setAttribute, never parsed as markup. The steps are the Python referee's tables, encoded as what changed from step to step
-// (kcref.output.replay_steps.Encoder): this script only applies them.
+// (kcref.render.replay_steps.Encoder): this script only applies them.
 (function () {
   var CHARS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
   var PILES = ["N", "E", "S", "W", "NE", "NW", "SE", "SW"];

@@ -1,10 +1,10 @@
 """``kcref report``: a night, or a season, as one self-contained HTML page, made hand by hand.
 
-The page's data (:mod:`kcref.output.report_data`) is rendered by Jinja2, with autoescaping on,
-from the templates of ``kcref/output/templates``: the page (``report.html.j2``, its style sheet
+The page's data (:mod:`kcref.apps.report.data`) is rendered by Jinja2, with autoescaping on,
+from the templates of ``kcref/apps/report/templates``: the page (``report.html.j2``, its style sheet
 and its script inlined: the page loads nothing) and the parts of a file (``report_parts.html.j2``:
 the lines before its first hand, each hand). The pictures are built by ElementTree, which escapes
-them (:mod:`kcref.output.table_svg`, :mod:`kcref.output.running_svg`), and each hand's replay data
+them (:mod:`kcref.render.table_svg`, :mod:`kcref.render.running_svg`), and each hand's replay data
 is JSON escaped for HTML text (:func:`script_json`). A hand's body (its settlement, lines and
 replay) waits in an HTML comment until the hand is first opened (:func:`comment_safe`): a page of
 thousands of hands opens without building them all. Everything from a log is hostile. Jinja2 and
@@ -26,14 +26,14 @@ import xml.etree.ElementTree as ET
 from collections.abc import Iterable, Iterator
 from typing import IO, Any, NamedTuple
 
-from ..files.inputs import Inputs
-from ..model.diagnostics import Diagnostic
-from ..model.status import ExitStatus
-from ..model.words import plural
-from .replay_steps import card_names
-from .report_data import HandView, PageData, Part, page_data
-from .running_svg import chart_text, legend
-from .table_svg import TableState, draw, symbols_text
+from ...files.inputs import Inputs
+from ...model.diagnostics import Diagnostic
+from ...model.status import ExitStatus
+from ...model.words import plural
+from ...render.replay_steps import card_names
+from ...render.running_svg import chart_text, legend
+from ...render.table_svg import TableState, draw, symbols_text
+from .data import HandView, PageData, Part, page_data
 
 DEFAULT_TITLE = "Kings in the Corner"
 """The page's title when neither --title nor an Event tag gives one."""
@@ -78,7 +78,7 @@ def comment_safe(markup: str) -> str:
 def _environment() -> Any:
     import jinja2
 
-    env = jinja2.Environment(loader=jinja2.PackageLoader("kcref.output", "templates"),
+    env = jinja2.Environment(loader=jinja2.PackageLoader("kcref.apps.report", "templates"),
                              autoescape=jinja2.select_autoescape(("html", "html.j2", "j2"), default=True),
                              undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True)
     env.globals["plural"] = plural
@@ -88,7 +88,7 @@ def _environment() -> Any:
 def _resource(name: str) -> str:
     from importlib.resources import files
 
-    return (files("kcref.output") / "templates" / name).read_text(encoding="utf-8")
+    return (files("kcref.apps.report") / "templates" / name).read_text(encoding="utf-8")
 
 
 class _Spool:
@@ -178,7 +178,7 @@ class Page:
 
 class ReportResult(NamedTuple):
     """The page (:class:`Page`: text chunks), the exit status (see
-    :attr:`kcref.output.report_data.PageData.status`), the hands on the page and the errors in
+    :attr:`kcref.apps.report.data.PageData.status`), the hands on the page and the errors in
     the logs."""
 
     page: Page

@@ -19,10 +19,10 @@ from ..model.status import ExitStatus
 from ..model.words import plural
 from ..referee.pipeline import Configs, FileReport, check_file
 from ..referee.verdict import HandVerdict
+from ..render.cells import terminal, terminal_diagnostic
+from ..render.diagnostic_lines import format_text
+from ..render.score_formats import lists_every_hand, render_scores
 from ..scoring.standings import HandSorter, Scoreboard, Tally, scoreboard
-from .cells import terminal, terminal_diagnostic
-from .diagnostic_lines import format_text
-from .score_formats import lists_every_hand, render_scores
 
 SHOWN_ERRORS = 100
 """At most this many errors per kind are printed when files are refused (``kcref check`` shows
@@ -105,7 +105,7 @@ class Refusals:
 def _scored(board: Scoreboard, by: str, fmt: str, chart: bool, ascii_only: bool) -> ScoreResult:
     drawn = ""
     if chart:
-        from .chart import chart as draw_chart
+        from ..render.chart import chart as draw_chart
 
         drawn = draw_chart(board, ascii_only)
     rendered = render_scores(board, by, fmt, drawn)

@@ -1,6 +1,6 @@
 """Where ``kcref report`` writes its page, and ``--watch``: rebuild it whenever a log changes.
 
-The page comes as text chunks, made as they are written (:class:`kcref.output.report_page.Page`),
+The page comes as text chunks, made as they are written (:class:`kcref.apps.report.page.Page`),
 and is written whole or not at all (:func:`write_page`, through
 :func:`kcref.files.atomic.open_output`), so a browser reloading it never reads half a page.
 Watching polls the inputs' modification times and sizes (a folder is searched again each time, so
@@ -14,9 +14,9 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 from typing import NamedTuple
 
-from ..files.inputs import DEFAULT_GLOBS, STDIN, Found, resolve
-from ..model.diagnostics import Diagnostic, printable
-from ..model.words import plural
+from ...files.inputs import DEFAULT_GLOBS, STDIN, Found, resolve
+from ...model.diagnostics import Diagnostic, printable
+from ...model.words import plural
 
 PAGE_NAME = "report.html"
 """The page's name inside a folder given as the output."""
@@ -36,7 +36,7 @@ def write_page(target: str, chunks: Iterable[str]) -> None:
     temp file beside it that takes its place once the last piece is written, so the file is
     whole or as it was (a device or a FIFO is written in place). Raises
     :class:`~kcref.files.atomic.CannotWrite`; anything ``chunks`` raises leaves the file as it was."""
-    from ..files.atomic import open_output
+    from ...files.atomic import open_output
 
     with open_output(target) as page:
         out = page.text(newline="")
@@ -54,8 +54,8 @@ def written_note(target: str, hands: int, errors: int) -> str:
 
 def unreadable_line(d: Diagnostic) -> str:
     """A file that cannot be read, on standard error as ``kcref check`` says it (printable)."""
-    from .cells import terminal_diagnostic
-    from .diagnostic_lines import format_text
+    from ...render.cells import terminal_diagnostic
+    from ...render.diagnostic_lines import format_text
 
     return format_text(terminal_diagnostic(d), show_source=False)
 

@@ -10,7 +10,7 @@ line that cannot be judged: the table before it).
 For the page, each step is encoded compactly (:class:`Encoder`): a card is one character, a
 step is a short list holding only what changed since the step before, and the texts are given
 once per hand; the page's script applies the steps to the one picture drawn by
-:mod:`kcref.output.table_svg`.
+:mod:`kcref.render.table_svg`.
 """
 
 from __future__ import annotations

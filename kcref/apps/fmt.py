@@ -10,7 +10,7 @@ from ..model.diagnostics import Diagnostic, printable
 from ..model.status import ExitStatus
 from ..notation.formatter import Mode, Outcome, format_file
 from ..notation.writer import Spelling
-from .diagnostic_lines import format_text
+from ..render.diagnostic_lines import format_text
 
 
 class TenSpelling(NamedTuple):

@@ -6,12 +6,12 @@ current game's leader or winner, and the hands left out or not scored. CSV and T
 table only (the notes go to standard error); JSON holds everything.
 
 Names, tag values, file names and messages are hostile: every cell and line goes through
-:mod:`kcref.output.cells` for the format that carries it (table cells are also clipped; CSV, TSV and
+:mod:`kcref.render.cells` for the format that carries it (table cells are also clipped; CSV, TSV and
 JSON keep them whole).
 
 The output is made piece by piece as it is written (:class:`Chunks`), reading the rows of the
 hands back from where the scoreboard keeps them: CSV, TSV and JSON a row at a time, tables a
-few thousand rows at a time (:mod:`kcref.output.table_chunks`), so memory stays bounded however many
+few thousand rows at a time (:mod:`kcref.render.table_chunks`), so memory stays bounded however many
 hands are listed.
 
 :data:`VIEWS` and :data:`SCORE_FORMATS` are the one list of each: ``kcref score --by`` and
@@ -276,7 +276,7 @@ def _csv(table: Grid, delimiter: str = ",") -> Iterator[str]:
 
 def _table_text(table: Grid, fmt: str, chunk_rows: int | None) -> Iterator[str]:
     """The table drawn by tabulate, in pieces (a few thousand rows at a time when it is long);
-    the ``simple`` format drawn here when the table is plain (:mod:`kcref.output.simple_table`),
+    the ``simple`` format drawn here when the table is plain (:mod:`kcref.render.simple_table`),
     which spares importing tabulate."""
     if fmt == "simple":
         lines = simple_table.draw(table.rows, table.headers, table.text_columns)
@@ -423,7 +423,7 @@ def render_scores(board: Scoreboard, by: str = "player", fmt: str = "simple", ch
 
     The text is made as it is read (:class:`Chunks`); ``chunk_rows``: how many rows a long table
     draws at a time (the text is the same whatever it is; by default
-    :data:`kcref.output.table_chunks.CHUNK_ROWS`)."""
+    :data:`kcref.render.table_chunks.CHUNK_ROWS`)."""
     if lists_every_hand(by, fmt) and not board.complete:
         raise ValueError("this view lists every hand: build the scoreboard keeping every row")
     request = Request(board, VIEWS[by], fmt, chart, chunk_rows)

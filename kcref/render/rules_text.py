@@ -1,8 +1,8 @@
 """Describe presets, options and rulings in words: ``kcref rules`` and the table in ``docs/rules.md``.
 
 The rulings are read from ``docs/rules.md`` itself: a built package holds a copy of it as
-``kcref/output/pages/rules.md`` (with ``codes.md`` and the grammar's page, see
-:mod:`kcref.output.page_files`), and a checkout reads the file in ``docs/``.
+``kcref/render/pages/rules.md`` (with ``codes.md`` and the grammar's page, see
+:mod:`kcref.render.page_files`), and a checkout reads the file in ``docs/``.
 """
 
 from __future__ import annotations
@@ -58,7 +58,7 @@ def page(name: str) -> str:
     :class:`MissingPage` when neither can be read."""
     from importlib.resources import files
 
-    shipped = files("kcref.output").joinpath("pages", name)
+    shipped = files("kcref.render").joinpath("pages", name)
     source = Path(__file__).resolve().parents[2].joinpath(*PAGES[name].split("/"))
     for found in (shipped, source):
         try:

@@ -6,7 +6,7 @@ The logs are read once each, as streams, and judged hand by hand as ``kcref scor
 :class:`~kcref.scoring.standings.Tally`: the standings and games are the JSON document of ``kcref
 score --format json``, parsed back, so that the two can never differ). Nothing is kept of a hand
 once it is shown: each hand, with its lines, its diagnostics and its replay, goes to a *sink* (the
-page's writer, :mod:`kcref.output.report_page`) as soon as its diagnostics are all in, and the
+page's writer, :mod:`kcref.apps.report.page`) as soon as its diagnostics are all in, and the
 standings, statistics and ratings are counted as the hands go by. So memory holds a hand or two,
 whatever the size of the logs. Nothing is decided here that the referee or the scorer does not
 decide.
@@ -20,25 +20,25 @@ from dataclasses import dataclass, field, replace
 from itertools import tee
 from typing import Any, BinaryIO, NamedTuple
 
-from ..engine.carry import ChipCarry
-from ..files.inputs import STDIN, Found, Inputs, Problem, display_name, open_input, problem_diagnostic
-from ..model.codes import UNREADABLE, Severity
-from ..model.diagnostics import Diagnostic, printable
-from ..model.events import Tag
-from ..model.status import ExitStatus
-from ..notation.reader import read_runs
-from ..notation.sourcelines import SourceLines
-from ..referee.grouping import HandRecord
-from ..referee.hand_score import chips_paid, hand_score
-from ..referee.pipeline import check_items
-from ..referee.setup_checks import checked_hands
-from ..referee.verdict import HandVerdict
-from ..scoring.games import RunningTotals
-from ..scoring.ratings import METHOD, Rating, Ratings
-from ..scoring.season import Season
-from ..scoring.standings import HandSorter, Judged, Tally
-from .replay_steps import HandReplay, encode_replay, hand_replay
-from .score_formats import json_document
+from ...engine.carry import ChipCarry
+from ...files.inputs import STDIN, Found, Inputs, Problem, display_name, open_input, problem_diagnostic
+from ...model.codes import UNREADABLE, Severity
+from ...model.diagnostics import Diagnostic, printable
+from ...model.events import Tag
+from ...model.status import ExitStatus
+from ...notation.reader import read_runs
+from ...notation.sourcelines import SourceLines
+from ...referee.grouping import HandRecord
+from ...referee.hand_score import chips_paid, hand_score
+from ...referee.pipeline import check_items
+from ...referee.setup_checks import checked_hands
+from ...referee.verdict import HandVerdict
+from ...render.replay_steps import HandReplay, encode_replay, hand_replay
+from ...render.score_formats import json_document
+from ...scoring.games import RunningTotals
+from ...scoring.ratings import METHOD, Rating, Ratings
+from ...scoring.season import Season
+from ...scoring.standings import HandSorter, Judged, Tally
 
 HEADER_TAGS = ("Event", "Site", "Date", "Round")
 """Tags shown in the header, in this order (the rules and scoring come from the scorer)."""
@@ -54,8 +54,8 @@ class LogLine(NamedTuple):
     """The replay step that shows the table after this line, if any."""
 
 
-class Settled(NamedTuple):
-    """One player's end of a hand."""
+class SettlementRow(NamedTuple):
+    """One player's row in a hand's settlement: how the hand ended for them."""
 
     name: str
     dealer: bool
@@ -91,12 +91,12 @@ class HandView:
     outcome: str
     status: str
     reason: str
-    settled: tuple[Settled, ...]
+    settlement: tuple[SettlementRow, ...]
     pot: int | None
     listing: Listing
     diagnostics: tuple[Diagnostic, ...]
     replay: dict[str, Any]
-    """The hand's replay as the page's script reads it (:func:`kcref.output.replay_steps.encode_replay`)."""
+    """The hand's replay as the page's script reads it (:func:`kcref.render.replay_steps.encode_replay`)."""
     stop: str
 
     @property
@@ -262,7 +262,7 @@ def _outcome(v: HandVerdict) -> str:
     return "unfinished"
 
 
-def _settled(v: HandVerdict) -> tuple[Settled, ...]:
+def _settlement(v: HandVerdict) -> tuple[SettlementRow, ...]:
     if not v.players or not v.cards_left:
         return ()
     scores = hand_score(v).scores
@@ -270,7 +270,7 @@ def _settled(v: HandVerdict) -> tuple[Settled, ...]:
     for seat, name in enumerate(v.players):
         left = v.cards_left[seat]
         text = " ".join(str(c) for c in left) if isinstance(left, tuple) else f"{left} unknown"
-        out.append(Settled(name, seat == v.dealer, seat == v.winner,
+        out.append(SettlementRow(name, seat == v.dealer, seat == v.winner,
                            f"{v.cards_left_count(seat)}: {text}" if text else "0",
                            scores[seat] if scores is not None else None, chips_paid(v, seat),
                            v.stacks_end[seat] if v.stacks_end is not None else None))
@@ -391,7 +391,7 @@ class _FileReading:
         self.sink(HandView(
             self.view.number, f"f{self.view.number}h{verdict.index}", verdict.index, verdict.number, verdict.rules,
             verdict.players[verdict.dealer] if verdict.players else "", _outcome(verdict), held.judged.status,
-            held.judged.reason, _settled(verdict), verdict.pot if verdict.stacks_end is not None else None,
+            held.judged.reason, _settlement(verdict), verdict.pot if verdict.stacks_end is not None else None,
             _listing(kept, held.line, max(end, held.line), own, steps), tuple(own),
             encode_replay(held.record, replay), replay.stop))
         kept.release(held.line)

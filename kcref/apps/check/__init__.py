@@ -1,0 +1,1 @@
+"""``kcref check``: the run, its settings and its verdict cache."""

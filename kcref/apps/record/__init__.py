@@ -1,0 +1,1 @@
+"""``kcref record``: the session's loop, its view and its prompt."""

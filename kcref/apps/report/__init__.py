@@ -1,0 +1,1 @@
+"""``kcref report``: what the page shows, the page, where it goes (and ``--watch``)."""
