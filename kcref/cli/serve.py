@@ -31,7 +31,7 @@ def command(ctx: click.Context, file: str, players: str | None, rules: str | Non
     FILE is the log, started or resumed exactly as kcref record does (the same options, the same
     lock: one writer per log). The URL printed holds a secret key: open it on a phone or a
     computer; every page sees every accepted line at once. Every accepted line is on disk
-    before the page is told. Exit status: 0 stopped with Ctrl-C, 2 bad usage, the extra
+    before the page is told. Exit status: 130 stopped with Ctrl-C, 2 bad usage, the extra
     'serve' missing, a log locked or that cannot be resumed, or an address that cannot be used.
 
     \b

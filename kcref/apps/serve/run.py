@@ -76,7 +76,8 @@ def serve(logs: Sequence[tuple[str, str, Sequence[tuple[str, str]]]], host: str 
           view: bool, out: TextIO, err: TextIO) -> ExitStatus:
     """``kcref serve``: serve each log of ``logs`` (its table's name, its path, the tags to add)
     on ``host`` (else the network address with ``lan``, else the loopback) and ``port`` until
-    Ctrl-C. USAGE (2) when a log cannot be opened or resumed, or the address cannot be listened on."""
+    Ctrl-C (which the server passes on as a ``KeyboardInterrupt`` once it has stopped: exit status
+    130). USAGE (2) when a log cannot be opened or resumed, or the address cannot be listened on."""
     import uvicorn
 
     with ExitStack() as files:
