@@ -103,6 +103,7 @@ class Table:
     def routes(self) -> list[BaseRoute]:
         return [
             Route("/", self.index),
+            Route("/favicon.ico", self.no_icon),
             Route("/static/{name}", self.static_file),
             Route("/state", self.state),
             Route("/table.svg", self.picture),
@@ -123,6 +124,10 @@ class Table:
         if key is not None:
             response.set_cookie(KEY_COOKIE, key, path=self.cookie_path, httponly=True, samesite="strict")
         return response
+
+    async def no_icon(self, request: Request) -> Response:
+        """Browsers ask for an icon; there is none (and no key is needed to be told so)."""
+        return Response(status_code=204)
 
     async def static_file(self, request: Request) -> Response:
         if not self.keys.access(request).read:

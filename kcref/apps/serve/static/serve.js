@@ -20,9 +20,14 @@
   let retry = 0;
   let offerFor = null;
 
+  // Bidi controls would turn the rest of a line around on screen: they are shown as escapes.
+  const BIDI = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+  function visible(text) {
+    return String(text).replace(BIDI, (c) => "\\u" + c.charCodeAt(0).toString(16).padStart(4, "0"));
+  }
   function el(tag, text, cls) {
     const e = document.createElement(tag);
-    if (text !== undefined) e.textContent = text;
+    if (text !== undefined) e.textContent = visible(text);
     if (cls) e.className = cls;
     return e;
   }
@@ -200,28 +205,32 @@
   }
   function render() {
     if (!state) return;
-    $("status").textContent = statusText() + (canWrite ? "" : " (watching)");
+    $("status").textContent = visible(statusText() + (canWrite ? "" : " (watching)"));
     const board = state.board;
     $("board").hidden = !board;
     $("hand").hidden = !(board && board.hand);
     if (board) {
       $("picture").src = "table.svg?v=" + state.version;
+      const chips = board.chips ? state.players.map((n, i) => n + " " + board.chips[i]).join(", ") + ", pot " + board.pot : "";
+      $("chips").textContent = visible(chips);
+      if (board.hand) {
+        $("hand-title").textContent = visible(state.turn) + ": " + board.hand.known.length + " known" +
+          (board.hand.unknown ? ", " + board.hand.unknown + " unknown" : "");
+        $("hand-cards").replaceChildren(...board.hand.known.map((c) => cardButton(c, false)));
+      }
+    }
+    const placing = state.expect === "layout" || state.expect === "turn";
+    $("piles").hidden = !placing;
+    if (placing) {
       $("piles").replaceChildren(...PILES.map((p) => {
-        if (!p) return el("div", "stock " + board.stock, "stock");
-        const cards = board.piles[p];
+        if (!p) return el("div", board ? "stock " + board.stock : "", "stock");
+        const cards = board ? board.piles[p] : [];
         const b = el("button", p + " " + (cards.length ? face(cards[cards.length - 1]) : "—"));
         b.type = "button";
         b.dataset.pile = p;
         if (pile === p) b.classList.add("selected");
         return b;
       }));
-      const chips = board.chips ? state.players.map((n, i) => n + " " + board.chips[i]).join(", ") + ", pot " + board.pot : "";
-      $("chips").textContent = chips;
-      if (board.hand) {
-        $("hand-title").textContent = state.turn + ": " + board.hand.known.length + " known" +
-          (board.hand.unknown ? ", " + board.hand.unknown + " unknown" : "");
-        $("hand-cards").replaceChildren(...board.hand.known.map((c) => cardButton(c, false)));
-      }
     }
     const who = $("who");
     who.replaceChildren();
@@ -252,8 +261,8 @@
     for (const id of ["draw", "unknown", "pass", "clear", "undo", "submit"]) $(id).disabled = !canWrite || !!state.stopped;
     $("end").hidden = !state.end;
     if (state.end) {
-      $("settlement").textContent = state.end.settlement;
-      $("standings").textContent = state.end.standings;
+      $("settlement").textContent = visible(state.end.settlement);
+      $("standings").textContent = visible(state.end.standings);
     }
     const recent = $("recent");
     const before = recent.childElementCount;
