@@ -301,3 +301,61 @@ def test_an_address_in_use_is_said_plainly(tmp_path: Path) -> None:
                                   "--players", "Ann, Bob")
     assert status == 2 and "cannot listen on 127.0.0.1" in said
     assert not (tmp_path / "t.log").exists()  # the empty log made for it is removed
+
+
+def test_a_club_night_serves_each_table_with_its_keys_and_the_standings_across_them(tmp_path: Path) -> None:
+    from kcref.apps.serve.room import Broadcast
+    from kcref.apps.serve.tables import Night
+    from tests.serve_util import HAND as WHOLE_HAND
+
+    changes = Broadcast()
+    with ExitStack() as files:
+        rooms = []
+        for n, players in ((1, "Ann, Bob"), (2, "Cy, Dee")):
+            room = open_table(str(n), str(tmp_path / f"table-{n}.log"), [("Players", players), ("Rules", "commercial")],
+                              files, io.StringIO(), changes)
+            assert room is not None
+            rooms.append(room)
+        limit = RateLimit(most=1000)
+        tables = [Table(room, Keys.new(), limit, f"/t/{room.name}/") for room in rooms]
+        night = Night(rooms, changes, Keys.new())
+        client = TestClient(build_app(tables, night.routes()))
+        one, two = (t.keys.write for t in tables)
+
+        def line(table: str, key: str, text: str) -> int:
+            version = client.get(f"/t/{table}/state", headers={"X-Kcref-Key": key}).json()["version"]
+            return client.post(f"/t/{table}/line", json={"text": text, "version": version},
+                               headers={"X-Kcref-Key": key}).status_code
+
+        assert client.get(f"/t/1/?key={two}").status_code == 403  # a table's key opens that table only
+        assert client.post("/t/1/line", json={"text": "hand 1", "version": 0},
+                           headers={"X-Kcref-Key": two}).status_code == 403
+        page = client.get(f"/t/1/?key={one}")
+        assert page.status_code == 200 and "Path=/t/1/" in page.headers["set-cookie"]
+        with client.websocket_connect(f"/ws?key={night.keys.view}", headers=ORIGIN) as ws:
+            assert ws.receive_json() == {"kind": "hello"}
+            for text in WHOLE_HAND:
+                assert line("1", one, text) == 200
+            assert ws.receive_json() == {"kind": "changed", "table": "1"}
+        standings = client.get(f"/standings?key={night.keys.view}").json()
+        assert "Ann" in standings["standings"] and "Bob" in standings["standings"]
+        assert "Cy" not in standings["standings"]  # no hand over at table 2 yet
+        assert client.get("/standings").status_code == 403
+        assert client.get(f"/?key={night.keys.view}").status_code == 200
+        assert night.keys.view not in {t.keys.write for t in tables} | {t.keys.view for t in tables}
+    assert (tmp_path / "table-1.log").read_text(encoding="utf-8").endswith(WHOLE_HAND[-1] + "\n")
+
+
+def test_a_seating_file_is_one_line_of_players_a_table(tmp_path: Path) -> None:
+    from kcref.apps.serve.tables import SeatingProblem, seating
+
+    assert seating("# the night\nAnn, Bob\n\nCy, Dee, Eve\n", 2) == ["Ann, Bob", "Cy, Dee, Eve"]
+    with pytest.raises(SeatingProblem, match="seats 2 tables, not 3"):
+        seating("Ann, Bob\nCy, Dee\n", 3)
+    with pytest.raises(SeatingProblem, match="names no table"):
+        seating("# nobody\n", None)
+    (tmp_path / "seating.txt").write_text("Ann, Bob\nCy, Dee\n", encoding="utf-8")
+    status, said = _serve_cli(str(tmp_path / "night"), "--tables", "3", "--players-file", str(tmp_path / "seating.txt"))
+    assert status == 2 and "seats 2 tables, not 3" in said
+    status, said = _serve_cli(str(tmp_path / "night"), "--tables", "3", "--players", "Ann, Bob", "--players", "Cy, Dee")
+    assert status == 2 and "once per table" in said

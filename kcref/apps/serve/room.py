@@ -37,17 +37,45 @@ class Outcome(NamedTuple):
     body: JSON
 
 
-class TableRoom:
-    """The table ``name``, its log ``log`` resumed from ``file`` (open and locked)."""
+class Broadcast:
+    """The pages listening to something: each has a queue that receives every message sent."""
 
-    def __init__(self, name: str, log: LiveLog, file: LogFile) -> None:
+    def __init__(self) -> None:
+        self.listeners: set[asyncio.Queue[str]] = set()
+
+    def listen(self) -> asyncio.Queue[str]:
+        """A queue that receives every message from now on (see :meth:`leave`)."""
+        queue: asyncio.Queue[str] = asyncio.Queue()
+        self.listeners.add(queue)
+        return queue
+
+    def leave(self, queue: asyncio.Queue[str]) -> None:
+        self.listeners.discard(queue)
+
+    def send(self, message: str) -> None:
+        """Send ``message`` to every page; one too slow to keep up is dropped: it is sent
+        :data:`DROPPED` last, and its page reconnects and reloads the state."""
+        for queue in list(self.listeners):
+            if queue.qsize() >= QUEUED:
+                self.listeners.discard(queue)
+                queue.put_nowait(DROPPED)
+            else:
+                queue.put_nowait(message)
+
+
+class TableRoom:
+    """The table ``name``, its log ``log`` resumed from ``file`` (open and locked). ``night``,
+    when several tables are served, hears of every change of each (for the standings across them)."""
+
+    def __init__(self, name: str, log: LiveLog, file: LogFile, night: Broadcast | None = None) -> None:
         self.name = name
         self.log = log
         self.file = file
+        self.night = night
         self.version = 0
         self.stopped = ""
         """Why the log can no longer be written (another program changed it, the disk is full): set once."""
-        self.listeners: set[asyncio.Queue[str]] = set()
+        self.pages = Broadcast()
         self._state: JSON | None = None
 
     # --- reading ---------------------------------------------------------------------------
@@ -127,25 +155,7 @@ class TableRoom:
         self.version += 1
         self._state = None
         message["state"] = self.state()
-        self.broadcast(json.dumps(message))
+        self.pages.send(json.dumps(message))
+        if self.night is not None:
+            self.night.send(json.dumps({"kind": "changed", "table": self.name}))
 
-    # --- the pages listening ---------------------------------------------------------------
-
-    def listen(self) -> asyncio.Queue[str]:
-        """A queue that receives every message from now on (see :meth:`leave`)."""
-        queue: asyncio.Queue[str] = asyncio.Queue()
-        self.listeners.add(queue)
-        return queue
-
-    def leave(self, queue: asyncio.Queue[str]) -> None:
-        self.listeners.discard(queue)
-
-    def broadcast(self, message: str) -> None:
-        """Send ``message`` to every page; one too slow to keep up is dropped: it is sent
-        :data:`DROPPED` last, and its page reconnects and reloads the state."""
-        for queue in list(self.listeners):
-            if queue.qsize() >= QUEUED:
-                self.listeners.discard(queue)
-                queue.put_nowait(DROPPED)
-            else:
-                queue.put_nowait(message)

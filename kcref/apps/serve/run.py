@@ -19,7 +19,7 @@ from ...output.cells import terminal
 from ...output.record_session import add_tags, resumed_log
 from .guard import KEY_QUERY, Keys, RateLimit
 from .qr import qr_text
-from .room import PROGRAM, TableRoom
+from .room import PROGRAM, Broadcast, TableRoom
 from .web import Table, build_app
 
 LOOPBACK = "127.0.0.1"
@@ -39,9 +39,10 @@ def network_address() -> str:
 
 
 def open_table(name: str, path: str, tags: Iterable[tuple[str, str]], files: ExitStack,
-               err: TextIO) -> TableRoom | None:
+               err: TextIO, night: Broadcast | None = None) -> TableRoom | None:
     """The table ``name`` on the log at ``path``, locked (until ``files`` closes) and resumed, the
-    ``tags`` not in force added; ``None`` after saying why it cannot be served."""
+    ``tags`` not in force added; ``None`` after saying why it cannot be served. ``night`` hears
+    of its changes (several tables)."""
     try:
         file = files.enter_context(LogFile(path))
     except Locked:
@@ -54,7 +55,7 @@ def open_table(name: str, path: str, tags: Iterable[tuple[str, str]], files: Exi
     log = resumed_log(file, path, err, program=PROGRAM)
     if log is None or not add_tags(log, file, tags, err, program=PROGRAM):
         return None
-    return TableRoom(name, log, file)
+    return TableRoom(name, log, file, night)
 
 
 def listen(host: str, port: int) -> socket.socket:
@@ -88,17 +89,25 @@ def serve(logs: Sequence[tuple[str, str, Sequence[tuple[str, str]]]], host: str 
             err.write(f"{PROGRAM}: cannot listen on {terminal(bind)} port {port}: "
                       f"{terminal(exc.strerror or str(exc))}\n")
             return ExitStatus.USAGE
+        several = len(logs) > 1
+        changes = Broadcast() if several else None
         rooms = []
         for name, path, tags in logs:
-            room = open_table(name, path, tags, files, err)
+            room = open_table(name, path, tags, files, err, changes)
             if room is None:
                 return ExitStatus.USAGE
             rooms.append(room)
         limit = RateLimit()
-        several = len(rooms) > 1
         tables = [Table(room, Keys.new(), limit, f"/t/{room.name}/" if several else "/") for room in rooms]
         shown = f"[{bind}]" if ":" in bind else bind
         base = f"http://{shown}:{sock.getsockname()[1]}"
+        front = None
+        if changes is not None:
+            from .tables import Night
+
+            night = Night(rooms, changes, Keys.new())
+            front = night.routes()
+            out.write(f"The standings across the tables: {base}/?{KEY_QUERY}={night.keys.view}\n")
         for table in tables:
             prefix = f"/t/{table.room.name}/" if several else "/"
             url = f"{base}{prefix}?{KEY_QUERY}={table.keys.write}"
@@ -110,7 +119,7 @@ def serve(logs: Sequence[tuple[str, str, Sequence[tuple[str, str]]]], host: str 
                 out.write(f"  spectators (no writing): {base}{prefix}?{KEY_QUERY}={table.keys.view}\n")
         out.write("Ctrl-C stops the server; every accepted line is on disk.\n")
         out.flush()
-        config = uvicorn.Config(build_app(tables), ws="wsproto", lifespan="off", log_level="warning",
+        config = uvicorn.Config(build_app(tables, front), ws="wsproto", lifespan="off", log_level="warning",
                                 access_log=False, server_header=False)
         uvicorn.Server(config).run(sockets=[sock])
     return ExitStatus.OK

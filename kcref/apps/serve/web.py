@@ -26,9 +26,10 @@ from ...model.diagnostics import Diagnostic
 from ...notation.reader import read_text
 from ...notation.writer import action_text
 from .guard import CSP, HEADERS, KEY_COOKIE, MAX_BODY, MAX_LINE, SVG_CSP, Keys, RateLimit, same_origin
-from .room import DROPPED, TableRoom
+from .room import DROPPED, Broadcast, TableRoom
 
-STATIC = {"serve.js": "text/javascript; charset=utf-8", "serve.css": "text/css; charset=utf-8"}
+STATIC = {"serve.js": "text/javascript; charset=utf-8", "serve.css": "text/css; charset=utf-8",
+          "night.js": "text/javascript; charset=utf-8"}
 """The page's files, and their types: all the server ever reads of the package."""
 FORBIDDEN = "forbidden: open the URL that kcref serve printed (it holds the table's key)"
 
@@ -39,7 +40,8 @@ Send = Callable[[Message], Awaitable[None]]
 ASGI = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 
-def _package_file(name: str) -> bytes:
+def package_file(name: str) -> bytes:
+    """A file of the page, from the package's ``static`` folder."""
     return resources.files(__package__).joinpath("static", name).read_bytes()
 
 
@@ -97,8 +99,8 @@ class Table:
 
     def __init__(self, room: TableRoom, keys: Keys, limit: RateLimit, cookie_path: str = "/") -> None:
         self.room, self.keys, self.limit, self.cookie_path = room, keys, limit, cookie_path
-        self.static = {name: _package_file(name) for name in STATIC}
-        self.page = _package_file("index.html")
+        self.static = {name: package_file(name) for name in ("serve.js", "serve.css")}
+        self.page = package_file("index.html")
 
     def routes(self) -> list[BaseRoute]:
         return [
@@ -133,7 +135,7 @@ class Table:
         if not self.keys.access(request).read:
             return Response(FORBIDDEN, 403, media_type="text/plain")
         name = request.path_params["name"]
-        if name not in STATIC:
+        if name not in self.static:
             return Response("not found", 404, media_type="text/plain")
         return Response(self.static[name], media_type=STATIC[name])
 
@@ -222,26 +224,31 @@ class Table:
             await websocket.close(code=1008)
             return
         await websocket.accept()
-        queue = self.room.listen()
-        closed = asyncio.ensure_future(_until_closed(websocket))
-        try:
-            await websocket.send_text(json.dumps({"kind": "hello", "state": self.room.state()}))
-            while True:
-                got = asyncio.ensure_future(queue.get())
-                done, _ = await asyncio.wait({got, closed}, return_when=asyncio.FIRST_COMPLETED)
-                if closed in done:
-                    got.cancel()
-                    return
-                message = got.result()
-                if message == DROPPED:
-                    await websocket.close(code=1013)
-                    return
-                await websocket.send_text(message)
-        except (WebSocketDisconnect, RuntimeError):
-            return
-        finally:
-            self.room.leave(queue)
-            closed.cancel()
+        await relay(websocket, self.room.pages, json.dumps({"kind": "hello", "state": self.room.state()}))
+
+
+async def relay(websocket: WebSocket, broadcast: Broadcast, hello: str) -> None:
+    """Send ``hello``, then every message of ``broadcast``, until the page goes away (or is dropped)."""
+    queue = broadcast.listen()
+    closed = asyncio.ensure_future(_until_closed(websocket))
+    try:
+        await websocket.send_text(hello)
+        while True:
+            got = asyncio.ensure_future(queue.get())
+            done, _ = await asyncio.wait({got, closed}, return_when=asyncio.FIRST_COMPLETED)
+            if closed in done:
+                got.cancel()
+                return
+            message = got.result()
+            if message == DROPPED:
+                await websocket.close(code=1013)
+                return
+            await websocket.send_text(message)
+    except (WebSocketDisconnect, RuntimeError):
+        return
+    finally:
+        broadcast.leave(queue)
+        closed.cancel()
 
 
 async def _until_closed(websocket: WebSocket) -> None:
