@@ -359,3 +359,15 @@ def test_a_seating_file_is_one_line_of_players_a_table(tmp_path: Path) -> None:
     assert status == 2 and "seats 2 tables, not 3" in said
     status, said = _serve_cli(str(tmp_path / "night"), "--tables", "3", "--players", "Ann, Bob", "--players", "Cy, Dee")
     assert status == 2 and "once per table" in said
+
+
+def test_docs_serve_md_lists_every_route(served: Served) -> None:
+    from starlette.routing import Route, WebSocketRoute
+
+    doc = (Path(__file__).resolve().parent.parent / "docs" / "serve.md").read_text(encoding="utf-8")
+    table = Table(served.room, served.keys, RateLimit())
+    for route in table.routes():
+        assert isinstance(route, (Route, WebSocketRoute))
+        path = route.path.replace("/static/{name}", "/static/serve.js").replace("/favicon.ico", "")
+        if path:
+            assert f" {path}" in doc or f"`{path}" in doc, path

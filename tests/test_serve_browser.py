@@ -42,21 +42,23 @@ from tests.serve_util import HAND, serving  # noqa: E402
 FLAGS = ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
          "--disable-background-networking", "--disable-component-update", "--disable-sync",
          "--disable-dev-shm-usage")
-PHONE = {"deviceMetrics": {"width": 390, "height": 844, "pixelRatio": 2.0, "touch": True, "mobile": True}}
+PHONE: dict[str, dict[str, object]] = {
+    "deviceMetrics": {"width": 390, "height": 844, "pixelRatio": 2.0, "touch": True, "mobile": True}}
 HOSTILE = "<img src=x onerror=\"window.kcPwned=1\"><script>window.kcPwned=2</script>'\"\u202e"
 HEAD = [f'[Event "{HOSTILE.replace(chr(34), chr(92) + chr(34))}"]', '[Players "Ann, Bob"]', '[Rules "commercial"]',
         f"# {HOSTILE}"]
 WAIT = 5.0
 
 
-def _chromium(profile: Path, phone: bool) -> Any:
+def _chromium(profile: Path, phone: bool, ratio: float = 2.0) -> Any:
     options = webdriver.ChromeOptions()
     options.binary_location = CHROMIUM
     for flag in FLAGS:
         options.add_argument(flag)
     options.add_argument(f"--user-data-dir={profile}")  # a fresh profile, as Chromium run as root needs
     if phone:
-        options.add_experimental_option("mobileEmulation", PHONE)
+        metrics = {**PHONE["deviceMetrics"], "pixelRatio": ratio}
+        options.add_experimental_option("mobileEmulation", {"deviceMetrics": metrics})
     else:
         options.add_argument("--window-size=1280,900")
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
@@ -122,6 +124,29 @@ def _play_turn(player: Any, actions: str) -> None:
         else:
             _tap(player, f'#hand-cards [data-card="{source}"]')
         _tap(player, f'#piles [data-pile="{target}"]')
+
+
+def save_docs_screenshots(tmp_path: Path) -> None:
+    """docs/serve.md's pictures: the page on a phone (at a pixel ratio of 1, to keep the file
+    small) and on a desktop, mid-hand, a play half built."""
+    log = tmp_path / "docs.log"
+    log.write_text("".join(line + "\n" for line in ['[Players "Ann, Bob"]', '[Rules "commercial"]', *HAND[:6]]),
+                   encoding="utf-8")
+    with serving(log) as server:
+        for name, phone in (("serve-phone.png", True), ("serve-desktop.png", False)):
+            profile = tmp_path / f"chromium-{name}"
+            driver = _chromium(profile, phone, ratio=1.0)
+            try:
+                driver.get(server.url)
+                _wait(driver).until(lambda d: "Ann to play" in d.find_element(By.ID, "status").text)
+                _tap(driver, '#hand-cards [data-card="3S"]')
+                _tap(driver, '#piles [data-pile="N"]')
+                _tap(driver, '#hand-cards [data-card="5S"]')
+                driver.execute_script("window.scrollTo(0, 0)")
+                driver.save_screenshot(str(ROOT / "docs" / name))
+            finally:
+                driver.quit()
+                shutil.rmtree(profile, ignore_errors=True)
 
 
 def _kcref(*args: str, stdin: str = "") -> str:
@@ -206,3 +231,5 @@ def test_a_whole_hand_tapped_on_one_phone_and_followed_on_another(phones: tuple[
     meant = "".join(line + "\n" for line in HEAD + HAND)
     assert _kcref("fmt", "-", stdin=log.read_text(encoding="utf-8")) == _kcref("fmt", "-", stdin=meant)
     assert log.read_text(encoding="utf-8") == meant
+    if os.environ.get("KCREF_UPDATE_SCREENSHOT") == "1":
+        save_docs_screenshots(tmp_path)

@@ -216,7 +216,8 @@
       if (board.hand) {
         $("hand-title").textContent = visible(state.turn) + ": " + board.hand.known.length + " known" +
           (board.hand.unknown ? ", " + board.hand.unknown + " unknown" : "");
-        $("hand-cards").replaceChildren(...board.hand.known.map((c) => cardButton(c, false)));
+        const played = new Set(line.value.replace(/->/g, " ").split(/[\s:;]+/));
+        $("hand-cards").replaceChildren(...board.hand.known.map((c) => cardButton(c, played.has(c))));
       }
     }
     const placing = state.expect === "layout" || state.expect === "turn";
