@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -233,3 +234,31 @@ def test_a_whole_hand_tapped_on_one_phone_and_followed_on_another(phones: tuple[
     assert log.read_text(encoding="utf-8") == meant
     if os.environ.get("KCREF_UPDATE_SCREENSHOT") == "1":
         save_docs_screenshots(tmp_path)
+
+
+def test_kill_9_mid_hand_then_the_page_resumes_where_the_game_stood(phones: tuple[Any, Any], tmp_path: Path) -> None:
+    """The server killed with ``kill -9`` mid-hand and started again: the page opened on it shows
+    the game where it stood, and the hand goes on by tapping."""
+    import httpx
+
+    player, _ = phones
+    log = tmp_path / "night.log"
+    with serving(log, "--players", "Ann, Bob", "--rules", "commercial") as server:
+        with httpx.Client(base_url=server.base, headers={"X-Kcref-Key": server.key}, timeout=WAIT) as client:
+            for text in HAND[:5]:
+                version = client.get("state").json()["version"]
+                assert client.post("line", json={"text": text, "version": version}).status_code == 200
+        player.get(server.url)
+        _wait(player).until(lambda d: "Bob to play" in d.find_element(By.ID, "status").text)
+        _play_turn(player, "KH->SE")  # half a turn, on the page only
+        os.kill(server.process.pid, signal.SIGKILL)
+        server.process.wait(timeout=WAIT)
+    assert _kcref("check", "--quiet", str(log)) == ""
+    with serving(log) as server:
+        player.get(server.url)
+        _wait(player).until(lambda d: "Bob to play" in d.find_element(By.ID, "status").text)
+        assert _last_line(player) == HAND[4]
+        _play_turn(player, HAND[5].removeprefix("Bob: "))
+        _tap(player, "#submit")
+        _wait(player).until(lambda d: _last_line(d) == HAND[5])
+    assert log.read_text(encoding="utf-8").endswith(HAND[4] + "\n" + HAND[5] + "\n")
