@@ -17,7 +17,7 @@ from ...files.logfile import Locked, LogFile
 from ...model.status import ExitStatus
 from ...output.cells import terminal
 from ...output.record_session import add_tags, resumed_log
-from .guard import KEY_QUERY, Keys, RateLimit
+from .guard import KEY_QUERY, MAX_BODY, Keys, RateLimit
 from .qr import qr_text
 from .room import PROGRAM, Broadcast, TableRoom
 from .web import Table, build_app
@@ -119,7 +119,8 @@ def serve(logs: Sequence[tuple[str, str, Sequence[tuple[str, str]]]], host: str 
                 out.write(f"  spectators (no writing): {base}{prefix}?{KEY_QUERY}={table.keys.view}\n")
         out.write("Ctrl-C stops the server; every accepted line is on disk.\n")
         out.flush()
-        config = uvicorn.Config(build_app(tables, front), ws="wsproto", lifespan="off", log_level="warning",
-                                access_log=False, server_header=False)
+        # A page sends nothing on its WebSocket: a message is bounded as a request's body is.
+        config = uvicorn.Config(build_app(tables, front), ws="wsproto", ws_max_size=MAX_BODY, lifespan="off",
+                                log_level="warning", access_log=False, server_header=False)
         uvicorn.Server(config).run(sockets=[sock])
     return ExitStatus.OK
