@@ -187,3 +187,24 @@ def test_assertion_lines_are_judged_as_check_judges_them() -> None:
     assert log.feed("pot 16").accepted
     assert log.feed("chips Dora 17, Eli 35, Fran 15, Gus 13").accepted
     assert not log.feed("Dora: draw").accepted  # the hand is over
+
+
+def test_what_a_front_end_reads_legal_actions_seen_cards_last_lines() -> None:
+    from kcref.notation.writer import action_text
+
+    deal = "deal Ann: 7H AH 7C KS QS JC JD"
+    log = _log([*HEAD, deal])
+    assert log.legal_actions() == ()  # no table yet
+    assert sorted(map(str, log.seen_cards())) == sorted(deal.split(": ")[1].split())
+    assert log.last_lines(2) == ('hand 1', deal) and log.last_lines(0) == ()
+    log.feed("layout N:KC E:JH S:2C W:QH")
+    offers = [action_text(a) for a in log.legal_actions()]
+    assert "KS->NE" in offers and "AH->S" in offers and "draw" in offers
+    after = [action_text(a) for a in log.legal_actions([kcref.PlayCard(kcref.parse_card("KS"), kcref.Pile.NE)])]
+    assert "KS->NE" not in after and "AH->S" in after
+    assert log.legal_actions([kcref.PlayCard(kcref.parse_card("5S"), kcref.Pile.N)]) == ()  # not Ann's card
+    assert {"KC", "JH", "2C", "QH", "7H"} <= set(map(str, log.seen_cards()))
+    # A resumed log (its hands before the last judged at once) tells its last lines as well.
+    text = (ROOT / "samples" / "commercial-night.log").read_text(encoding="utf-8")
+    resumed = LiveLog.resume(text)
+    assert resumed.last_lines(30) == tuple(text.splitlines()[-30:])

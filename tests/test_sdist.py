@@ -78,6 +78,7 @@ def assert_ships_the_pages(wheel: Path) -> None:
         assert not [i.filename for i in archive.infolist() if stat.S_ISLNK(i.external_attr >> 16)]
     assert f"kcref-{VERSION}.dist-info/licenses/LICENSE" in names
     assert "kcref/apps/report/templates/report.html.j2" in names and "kcref/py.typed" in names
+    assert {f"kcref/apps/serve/static/{name}" for name in ("index.html", "serve.js", "serve.css")} <= names
 
 
 def test_a_wheel_from_the_sdist_ships_the_pages(sdist: Path, tmp_path: Path) -> None:

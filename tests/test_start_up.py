@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from pathlib import Path
 
 from tests.util import ROOT
 
@@ -45,3 +46,23 @@ def test_show_in_text_draws_no_svg() -> None:
     loaded = _loaded("show", "samples/short-classic.log")
     assert "kcref.render.table_view" in loaded
     assert not loaded & {"kcref.render.table_svg", "xml.etree.ElementTree", "jinja2"}
+
+
+SERVE_ONLY = {"starlette", "uvicorn", "segno", "wsproto", "anyio", "kcref.apps.serve.web"}
+"""What only ``kcref serve`` loads (the optional extra ``kcref[serve]``)."""
+
+
+def test_only_serve_imports_the_server() -> None:
+    for args in (("check", "samples/short-classic.log"), ("show", "samples/short-classic.log"), ("--help",),
+                 ("serve", "--help")):
+        loaded = _loaded(*args)
+        assert not loaded & SERVE_ONLY, (args, sorted(loaded & SERVE_ONLY))
+
+
+def test_serve_without_its_extra_names_it(tmp_path: Path) -> None:
+    code = ("import sys\nsys.modules['starlette'] = None\nfrom kcref.cli import run\n"
+            f"sys.argv = ['kcref', 'serve', {str(tmp_path / 't.log')!r}]\nrun()")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=60)
+    assert result.returncode == 2
+    assert "pip install 'kcref[serve]'" in result.stderr
+    assert not (tmp_path / "t.log").exists()

@@ -55,9 +55,13 @@ from functools import cached_property
 from typing import NamedTuple
 
 from ..engine.carry import ChipCarry
+from ..engine.faults import IllegalAction
 from ..engine.table import Table
+from ..engine.turns import apply, legal_actions
+from ..model.cards import Card
 from ..model.diagnostics import Diagnostic
 from ..model.events import (
+    Action,
     Assertion,
     Blank,
     Blocked,
@@ -363,6 +367,47 @@ class LiveLog:
         if record is None:
             return 1
         return (record.number if record.number is not None else record.index) + 1
+
+    def legal_actions(self, after: Sequence[Action] = ()) -> tuple[Action, ...]:
+        """The actions the player whose turn it is may take next, once ``after`` (the actions
+        already chosen for this turn) are played on a copy of the table: what a front-end offers
+        as one-tap or Tab suggestions, and what a bot chooses from. Empty while no turn is
+        expected or when ``after`` is not legal; where the player's hand is unknown, only what
+        the engine can tell without it (say the draw)."""
+        t = self.table
+        if t is None or t.over:
+            return ()
+        trial = t.copy()
+        try:
+            for action in after:
+                apply(trial, action)
+        except IllegalAction:
+            return ()
+        return tuple(legal_actions(trial))
+
+    def seen_cards(self) -> frozenset[Card]:
+        """The cards of the hand being played whose place the log has told so far (dealt, laid
+        out, drawn, played): those a card picker greys out, as the referee refuses a card seen
+        twice. Empty before the first ``hand`` line."""
+        t, record = self.table, self.record
+        if t is not None:
+            return frozenset(t.seen)
+        if record is None:
+            return frozenset()
+        return frozenset(card for e in record.events if isinstance(e, Deal) for card in e.cards)
+
+    def last_lines(self, count: int) -> tuple[str, ...]:
+        """The last ``count`` lines accepted, in canonical form ('' for a blank line), oldest
+        first: what a page that joins late shows of the log (the set-up of a hand still waiting
+        for its layout included)."""
+        if count <= 0:
+            return ()
+        found = self._texts[-count:]
+        for segment in reversed(self._segments):
+            if len(found) >= count:
+                break
+            found = segment.split("\n")[:-1][-(count - len(found)):] + found
+        return tuple(found)
 
     def report(self) -> FileReport:
         """The log as ``kcref check`` reports it, with the verdicts of the finished hands and of

@@ -210,20 +210,21 @@ class Record:
         return False
 
 
-def stopped(file: LogFile, exc: OSError, lines: int, unwritten: str, undo: bool = False, since: int = 0) -> str:
+def stopped(file: LogFile, exc: OSError, lines: int, unwritten: str, undo: bool = False, since: int = 0,
+            program: str = "kcref record") -> str:
     """Why the recording of ``file`` stops (``exc``), where the log stands (``lines`` on disk, of
     which those after line ``since`` written by this session) and what was not written, to be
-    typed again."""
+    typed again (in the words of ``program``, the command that writes the log)."""
     path = terminal(file.path)
     last = f"line {lines}: {terminal(file.last_line)}" if lines else "none"
     if isinstance(exc, WriteFailed):
         cut = ("the file is cut back to its last whole line" if exc.restored else
                "the file could not be cut back, and may end with part of a line: run 'kcref check' on it")
-        said = (f"kcref record: cannot write {path}: {terminal(exc.strerror or str(exc))}: the line is not "
+        said = (f"{program}: cannot write {path}: {terminal(exc.strerror or str(exc))}: the line is not "
                 f"written ({cut}); stopping. The last line written is {last}.\n")
     else:
         what = "the last line is not taken back" if undo else "nothing more is written"
-        said = (f"kcref record: {path} changed under the recorder (another program wrote it: "
+        said = (f"{program}: {path} changed under the recorder (another program wrote it: "
                 f"{terminal(exc.strerror or str(exc))}): stopping, {what}; nothing of this session is lost: "
                 f"the last line written was {last}.\n")
         said += _elsewhere(file, lines, since)
@@ -288,11 +289,11 @@ def record(path: str, tags: Iterable[tuple[str, str]], source_for: Callable[[Liv
         err.write(f"kcref record: cannot open {terminal(path)}: {terminal(exc.strerror or str(exc))}\n")
         return ExitStatus.USAGE
     with file:
-        log = _resumed(file, path, err)
+        log = resumed_log(file, path, err)
         if log is None:
             return ExitStatus.USAGE
         resumed, since = log.lines > 0, log.lines
-        if not _add_tags(log, file, tags, err):
+        if not add_tags(log, file, tags, err):
             return ExitStatus.USAGE
         source = source_for(log)
         if source.interactive:
@@ -313,23 +314,30 @@ def _unreadable(data: bytes, path: str) -> Diagnostic | None:
                  if isinstance(line, Diagnostic) and line.code in UNREADABLE), None)
 
 
-def _resumed(file: LogFile, path: str, err: TextIO) -> LiveLog | None:
+def resumed_log(file: LogFile, path: str, err: TextIO, program: str = "kcref record") -> LiveLog | None:
+    """The log in ``file`` (opened and locked at ``path``) resumed as :meth:`LiveLog.resume`
+    resumes it; ``None`` when it cannot be, after saying why on ``err`` (in the words of
+    ``program``, the command that writes the log)."""
     data = file.read()
     problem = _unreadable(data, path) if not data.isascii() or b"\0" in data else None
     if problem is not None:
         err.write(diagnostic_lines([problem]))
-        err.write(f"kcref record: cannot resume: {terminal(path)} is not a log kcref can read\n")
+        err.write(f"{program}: cannot resume: {terminal(path)} is not a log kcref can read\n")
         return None
     text = data.decode("utf-8")
     try:
         return LiveLog.resume(text, path)
     except LogHasErrors as exc:
         err.write(diagnostic_lines(exc.diagnostics[:SHOWN_ERRORS]))
-        err.write(f"kcref record: cannot resume: {terminal(str(exc))}\n")
+        err.write(f"{program}: cannot resume: {terminal(str(exc))}\n")
         return None
 
 
-def _add_tags(log: LiveLog, file: LogFile, tags: Iterable[tuple[str, str]], err: TextIO) -> bool:
+def add_tags(log: LiveLog, file: LogFile, tags: Iterable[tuple[str, str]], err: TextIO,
+             program: str = "kcref record") -> bool:
+    """Feed and write the tags given that are not already in force, as a new or resumed log
+    takes the options of its command line; False (after saying why on ``err``) when one is
+    refused or cannot be written."""
     in_force = {t.name: t.value for t in log.tags}
     since = log.lines
     for name, value in tags:
@@ -338,14 +346,15 @@ def _add_tags(log: LiveLog, file: LogFile, tags: Iterable[tuple[str, str]], err:
         judged = log.feed(tag_line(name, value))
         if not judged.accepted:
             err.write(diagnostic_lines(judged.diagnostics, show_source=False))
-            err.write(f"kcref record: the tag {terminal(name)} is refused\n")
+            err.write(f"{program}: the tag {terminal(name)} is refused\n")
             return False
         if judged.written:
             try:
                 file.append(judged.written)
             except (Changed, WriteFailed) as exc:
                 log.undo()
-                err.write(stopped(file, exc, log.lines - lines_of(log.unwritten), judged.written, since=since))
+                err.write(stopped(file, exc, log.lines - lines_of(log.unwritten), judged.written, since=since,
+                                  program=program))
                 return False
     return True
 
