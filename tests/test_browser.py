@@ -216,6 +216,35 @@ def test_a_live_page_shows_the_last_hand_at_its_end(browser: Any, tmp_path: Path
     browser.get("about:blank")  # before it reloads itself
 
 
+PHONE = """
+const wide = [...document.querySelectorAll('table.reflow')].filter(t => t.getBoundingClientRect().width > innerWidth)
+  .map(t => t.className);
+const games = [...document.querySelectorAll('table.standings tbody tr:first-child td[data-label="Games won"]')]
+  .map(td => td.getBoundingClientRect()).map(r => r.width > 0 && r.right <= innerWidth);
+const sizes = [...document.querySelectorAll('.kc-chart text')].map(t => t.getBoundingClientRect().height);
+return {width: innerWidth, page: document.documentElement.scrollWidth, wide: wide, games: games,
+        smallest: Math.min(...sizes), ticks: document.querySelectorAll('.kc-chart text.tick').length};
+"""
+
+
+def test_the_report_fits_a_phone(browser: Any, tmp_path: Path) -> None:
+    """At 390 px, as a phone shows it: no table of players is wider than the screen (every
+    column of the standings is in view, "Games won" too), and the chart's text is readable."""
+    out = tmp_path / "three.html"
+    kcref("report", "samples/classic-night.log", NIGHT, "samples/family-night.log", "-o", str(out))
+    browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                            {"width": 390, "height": 844, "deviceScaleFactor": 3, "mobile": True})
+    try:
+        browser.get(out.as_uri())
+        shown = browser.execute_script(PHONE)
+    finally:
+        browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+        browser.get("about:blank")
+    assert shown["width"] == 390 and shown["page"] <= 390, shown
+    assert shown["wide"] == [] and shown["games"] == [True], shown
+    assert shown["smallest"] >= 10 and shown["ticks"] >= 3, shown
+
+
 def save_readme_screenshot(driver: Any) -> None:
     """The README's picture: the replay of the open hand, the table beside its log lines."""
     driver.set_window_size(1000, 1000)

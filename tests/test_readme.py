@@ -1,5 +1,6 @@
-"""Every `$ command` in README.md prints exactly the output pasted under it, and the library
-examples run as they stand."""
+"""Every `$ command` in README.md and docs/commands.md prints exactly the output pasted under it,
+the README's first hand is the log its session checks, and the library examples of docs/library.md
+run as they stand."""
 
 from __future__ import annotations
 
@@ -8,11 +9,16 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from kcref import check_file
 from tests.util import ROOT, UPDATE, shell_env
 
 README = ROOT / "README.md"
+COMMANDS = ROOT / "docs" / "commands.md"
+LIBRARY_PAGE = ROOT / "docs" / "library.md"
 BLOCK = re.compile(r"```\n(\$ .*?)```", re.S)
+PLAIN = re.compile(r"```\n(.*?)```", re.S)
 
 
 def sessions(text: str) -> list[tuple[str, str]]:
@@ -26,12 +32,27 @@ def sessions(text: str) -> list[tuple[str, str]]:
     return out
 
 
-def test_readme_sessions(tmp_path: Path) -> None:
+def first_hand(text: str) -> str:
+    """The log of the README's "A first hand to paste", which its session checks as first.log."""
+    section = text.split("\n## A first hand to paste\n", 1)[1].split("\n## ", 1)[0]
+    found = PLAIN.search(section)
+    assert found is not None and not found.group(1).startswith("$ "), "the section shows no log"
+    return found.group(1)
+
+
+def test_the_pages_hold_the_sessions() -> None:
+    counts = [len(sessions(page.read_text(encoding="utf-8"))) for page in (README, COMMANDS)]
+    assert sum(counts) >= 10 and min(counts) >= 1, counts
+
+
+@pytest.mark.parametrize("page", [README, COMMANDS], ids=lambda p: p.name)
+def test_sessions_print_what_the_page_shows(page: Path, tmp_path: Path) -> None:
     (tmp_path / "samples").symlink_to(ROOT / "samples")
     env = shell_env(tmp_path)
-    text = README.read_text(encoding="utf-8")
+    text = page.read_text(encoding="utf-8")
+    if page == README:
+        (tmp_path / "first.log").write_text(first_hand(text), encoding="utf-8")
     found = sessions(text)
-    assert len(found) >= 10
     for command, expected in found:
         result = subprocess.run(["bash", "-c", command], cwd=tmp_path, env=env, capture_output=True,
                                 text=True, timeout=120)
@@ -41,24 +62,23 @@ def test_readme_sessions(tmp_path: Path) -> None:
         else:
             assert result.stdout == expected, command
     if UPDATE:
-        README.write_text(text, encoding="utf-8")
+        page.write_text(text, encoding="utf-8")
 
 
 LIBRARY = re.compile(r"```python\n(.*?)```", re.S)
 
 
 def library_blocks(text: str) -> list[str]:
-    """The Python code blocks of the README's "As a library" section."""
-    section = text.split("\n## As a library\n", 1)[1].split("\n## ", 1)[0]
-    return LIBRARY.findall(section)
+    """The Python code blocks of docs/library.md."""
+    return LIBRARY.findall(text)
 
 
-def test_readme_library_code(tmp_path: Path) -> None:
+def test_library_code(tmp_path: Path) -> None:
     """Each library example runs as it stands; the bot's log checks clean, and the referee agrees
     with the engine on who won and the chips."""
     (tmp_path / "samples").symlink_to(ROOT / "samples")
     env = shell_env(tmp_path)
-    blocks = library_blocks(README.read_text(encoding="utf-8"))
+    blocks = library_blocks(LIBRARY_PAGE.read_text(encoding="utf-8"))
     assert len(blocks) >= 2
     outputs: list[str] = []
     for i, code in enumerate(blocks):

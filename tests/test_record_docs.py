@@ -1,4 +1,4 @@
-"""docs/record.md and the README show what ``kcref record`` really prints, and its library example runs."""
+"""docs/record.md shows what ``kcref record`` really prints, and its library example runs."""
 
 from __future__ import annotations
 

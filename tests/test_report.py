@@ -43,7 +43,7 @@ def run(*args: str, cwd: Path = ROOT, stdin: str | None = None) -> subprocess.Co
 
 
 class Page(HTMLParser):
-    """Every element with its attributes, the text of each table row by the table's class, and
+    """Every element with its attributes, the text of each table row by the table's (first) class, and
     the text of the scripts and templates; the markup in a comment (a hand's body) is read too."""
 
     def __init__(self, html: str) -> None:
@@ -63,7 +63,7 @@ class Page(HTMLParser):
         a = dict(attrs)
         self.elements.append((tag, a))
         if tag == "table":
-            self._table.append(a.get("class") or "")
+            self._table.append((a.get("class") or "").split(" ")[0])
             self.rows.setdefault(self._table[-1], [])
         elif tag == "tr" and self._table:
             self._row = []
@@ -542,6 +542,37 @@ def test_running_chart_is_well_formed_and_escaped() -> None:
     assert [len(el.get("points", "").split()) for el in lines] == [3, 2]
     assert [g.get("data-player") for g in svg.iter("g")] == ["Ann", hostile]
     assert len([el for el in svg.iter("line") if el.get("stroke-dasharray")]) == 1
+
+
+def test_running_chart_numbers_the_hands_and_breaks_between_nights() -> None:
+    import xml.etree.ElementTree as ET
+    from array import array
+
+    from kcref.model.systems import SYSTEMS
+    from kcref.output.running_svg import LegendEntry, chart_text, legend, tick_step
+    from kcref.scoring.games import NO_TOTAL, RunningTotals
+
+    assert [tick_step(n) for n in (1, 6, 7, 13, 14, 30, 35, 70, 1500)] == [1, 1, 2, 2, 5, 5, 10, 20, 500]
+    running = RunningTotals(SYSTEMS["chips"], {"Ann": array("q", range(12)), "Bob": array("q", [NO_TOTAL] * 12)},
+                            bytes([0, 0, 0, 1] + [0] * 8), bytes([0] * 5 + [1] + [0] * 6))
+    svg = ET.fromstring(chart_text(running))
+    ticks = [el.text for el in svg.iter("text") if el.get("class") == "tick"]
+    assert ticks == ["1", "2", "4", "6", "8", "10", "12"]
+    assert len([el for el in svg.iter("line") if el.get("class") == "night"]) == 1
+    assert [len(el.get("points", "").split()) for el in svg.iter("polyline")] == [5, 7]  # the line breaks
+    assert [g.get("data-player") for g in svg.iter("g")] == ["Ann"]  # Bob has no total to draw
+    assert legend(running) == [LegendEntry("Ann", "#1f77b4", 11)]
+
+
+def test_a_page_of_several_nights_says_so_in_its_title(tmp_path: Path) -> None:
+    from kcref.output.report_page import page_title
+
+    second = tmp_path / "second.log"
+    second.write_text(COMMERCIAL.read_text(encoding="utf-8"), encoding="utf-8")
+    titles = [html.split("<title>", 1)[1].split("</title>", 1)[0]
+              for html in (report_html(COMMERCIAL), report_html(COMMERCIAL, second))]
+    assert titles == ["Club night", "Club night — 2 nights"]
+    assert page_title(None, 1) == "Kings in the Corner" and page_title("A, B", 3) == "A, B — 3 nights"
 
 
 def test_a_live_page_reloads_itself() -> None:

@@ -32,11 +32,20 @@ from ..model.status import ExitStatus
 from ..model.words import plural
 from .replay_steps import card_names
 from .report_data import HandView, PageData, Part, page_data
-from .running_svg import chart_text
+from .running_svg import chart_text, legend
 from .table_svg import TableState, draw, symbols_text
 
 DEFAULT_TITLE = "Kings in the Corner"
 """The page's title when neither --title nor an Event tag gives one."""
+
+
+def page_title(event: str | None, nights: int) -> str:
+    """The title a page takes from its logs: their events (or :data:`DEFAULT_TITLE`), and how
+    many nights (files) it covers when it covers several."""
+    name = event or DEFAULT_TITLE
+    return f"{name} — {nights} nights" if nights > 1 else name
+
+
 LIVE_REFRESH = 5
 """With ``--watch``, the page reloads itself this often (seconds), showing the last hand at its
 last line: a second screen at the table follows the game."""
@@ -139,7 +148,7 @@ class Page:
     def __init__(self, data: PageData, spool: _Spool, title: str | None = None, live: bool = False) -> None:
         self.data = data
         self._spool = spool
-        self.title = title or data.event or DEFAULT_TITLE
+        self.title = title or page_title(data.event, len(data.files))
         self.live = live
 
     def __iter__(self) -> Iterator[str]:
@@ -154,7 +163,7 @@ class Page:
             refresh=LIVE_REFRESH if self.live else None,
             symbols=Markup(symbols_text()),
             table=Markup(ET.tostring(draw(blank, standalone=False), encoding="unicode")),
-            charts=[(r.scoring.name, Markup(chart_text(r))) for r in data.running],
+            charts=[(r.scoring.name, Markup(chart_text(r)), legend(r)) for r in data.running],
             cards_json=Markup(script_json(card_names())),
             sections=[(f, self._spool.chunks(f.number)) for f in data.files],
             style=Markup(_resource("report.css")),

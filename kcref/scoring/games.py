@@ -69,13 +69,17 @@ class Game(NamedTuple):
 @dataclass(frozen=True, slots=True)
 class RunningTotals:
     """For one scoring system: each player's running total after each scored hand of that system
-    (:data:`NO_TOTAL` for a hand the player was not in), and which of those hands ended a game."""
+    (:data:`NO_TOTAL` for a hand the player was not in), which of those hands ended a game, and
+    which began a night."""
 
     scoring: ScoringSystem
     series: Mapping[str, Sequence[int]]
     """Per player, in order of first appearance."""
     ends: bytes
     """One byte per hand: 1 where the hand ended its game."""
+    night_starts: bytes = b""
+    """One byte per hand: 1 where the hand is the first of this system's hands in a later night
+    (file) than the hand before it."""
 
     @property
     def hands(self) -> int:
@@ -138,8 +142,10 @@ class Series:
     def __init__(self) -> None:
         self.series: dict[str, array[int]] = {}
         self.ends = bytearray()
+        self.night_starts = bytearray()
+        self._night: int | None = None
 
-    def add(self, players: Sequence[str], totals: Sequence[int]) -> None:
+    def add(self, players: Sequence[str], totals: Sequence[int], night: int) -> None:
         for name in players:
             if name not in self.series:
                 self.series[name] = array("q", [NO_TOTAL]) * len(self.ends)
@@ -147,3 +153,5 @@ class Series:
         for name, values in self.series.items():
             values.append(now.get(name, NO_TOTAL))
         self.ends.append(0)
+        self.night_starts.append(self._night is not None and night != self._night)
+        self._night = night

@@ -456,7 +456,7 @@ class Tally:
                 verdict.blocked, SCORED, judged.reason, scores, tuple(totals),
                 tuple(game_totals[name] for name in players), current.number))
         if self.keep_running:
-            self._series.setdefault(scoring, Series()).add(players, totals)
+            self._series.setdefault(scoring, Series()).add(players, totals, self._night)
         ended = fresh if scoring.keeps_stacks else current.end()
         if ended:
             self._close(ended)
@@ -510,7 +510,8 @@ class Tally:
                              self._night_points[i]) for i, (path, date, event, hands) in enumerate(self.nights))
         systems = tuple(self._systems)
         rule_sets = tuple(RuleSet(rules, opts, k) for (rules, opts), [k] in self._rule_sets.items())
-        running = tuple(RunningTotals(s, dict(self._series[s].series), bytes(self._series[s].ends))
+        running = tuple(RunningTotals(s, dict(self._series[s].series), bytes(self._series[s].ends),
+                                      bytes(self._series[s].night_starts))
                         for s in systems if s in self._series)
         return Scoreboard(nights, self.rows, tuple(self.games), self._standings(systems), systems,
                           rule_sets, tuple(self.ignored), tuple(self._players), self.hand_count, self.scored_count,
