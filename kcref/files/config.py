@@ -24,6 +24,7 @@ from ..model.codes import CODES, UNREADABLE
 from ..model.diagnostics import printable
 from ..model.options import OPTION_TAGS_BY_NAME, PRESETS_BY_NAME
 from ..model.words import did_you_mean
+from .excludes import Exclusions, matches_pattern
 
 KCREF_TOML = "kcref.toml"
 PYPROJECT = "pyproject.toml"
@@ -58,6 +59,18 @@ class Config(NamedTuple):
     """Code prefixes not to report."""
     extend_ignore: tuple[str, ...] = ()
     """More code prefixes not to report (added to ``ignore``, wherever that comes from)."""
+    extend_select: tuple[str, ...] = ()
+    """More code prefixes to report (added to ``select``, wherever that comes from)."""
+    per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    """(pattern, code prefixes): the codes not reported in the files a pattern matches (a line
+    of a ``.gitignore``, relative to the configuration file's folder)."""
+    exclude: tuple[str, ...] | None = None
+    """Patterns of files and folders a folder search passes over (lines of a ``.gitignore``,
+    relative to the configuration file's folder)."""
+    extend_exclude: tuple[str, ...] = ()
+    """More such patterns (added to ``exclude``, wherever that comes from)."""
+    respect_gitignore: bool | None = None
+    """Whether a folder search passes over what git ignores (``None``: yes)."""
     strict: bool | None = None
     glob: tuple[str, ...] = ()
     format: str | None = None
@@ -74,17 +87,42 @@ class Config(NamedTuple):
         codes = [c.code for c in CODES]
         dropped: set[str] = set()
         if self.select is not None:
-            dropped.update(c for c in codes if not c.startswith(tuple(self.select)))
+            dropped.update(c for c in codes if not c.startswith(self.select + self.extend_select))
         dropped.update(c for c in codes if c.startswith(self.ignore + self.extend_ignore))
         return frozenset(dropped - UNREADABLE)
 
     def over(self, base: "Config") -> "Config":
         """This configuration (the command line's) over ``base`` (a file's): each field set here
-        wins, except ``extend_ignore``, which adds to ``base``'s."""
+        wins, except the ``extend_*`` ones, which add to ``base``'s."""
         changes: dict[str, Any] = {name: value for name, value in zip(self._fields, self)
                                    if name != "path" and value not in (None, ())}
-        changes["extend_ignore"] = base.extend_ignore + self.extend_ignore
+        for name in EXTENDING:
+            changes[name] = getattr(base, name) + getattr(self, name)
         return base._replace(**changes)
+
+    @property
+    def folder(self) -> str:
+        """The folder this configuration's patterns are relative to: its file's (the working
+        folder's, without a file)."""
+        return os.path.dirname(self.path) or "." if self.path is not None else "."
+
+    def exclusions(self) -> Exclusions:
+        """What a folder search passes over under this configuration."""
+        return Exclusions((*(self.exclude or ()), *self.extend_exclude), self.folder,
+                          self.respect_gitignore is not False)
+
+    def for_file(self, path: str) -> "Config":
+        """This configuration as it applies to the file at ``path``: with the codes its
+        ``per-file-ignores`` name for that file added to ``extend_ignore``."""
+        if not self.per_file_ignores or path == "-":
+            return self
+        codes = [code for pattern, prefixes in self.per_file_ignores for code in prefixes
+                 if matches_pattern(pattern, path, self.folder)]
+        return self._replace(extend_ignore=self.extend_ignore + tuple(codes)) if codes else self
+
+
+EXTENDING = ("extend_ignore", "extend_select", "extend_exclude")
+"""The fields that add to those of the configuration below instead of replacing them."""
 
 
 # --- reading values ---------------------------------------------------------------------------
@@ -167,27 +205,107 @@ def _codes(value: object) -> tuple[str, ...]:
     return code_prefixes(_strings(value))
 
 
+def _patterns(value: object) -> tuple[str, ...]:
+    patterns = _strings(value)
+    for pattern in patterns:
+        if "\0" in pattern or "\n" in pattern:
+            raise ValueError(f"{printable(repr(pattern))}: a pattern holds no NUL or line end")
+    return patterns
+
+
+def _per_file(value: object) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    if not isinstance(value, dict):
+        raise ValueError(f"expected a table of file patterns and code lists, not {_toml_type(value)}")
+    out = []
+    for pattern, codes in value.items():
+        _patterns(pattern)
+        try:
+            out.append((pattern, _codes(codes)))
+        except ValueError as exc:
+            raise ValueError(f"{printable(repr(pattern))}: {exc}") from None
+    return tuple(out)
+
+
 class Key(NamedTuple):
-    """One configuration key: the :class:`Config` field it sets and how its value is read
-    (raises ``ValueError`` saying what it expected)."""
+    """One configuration key: the :class:`Config` field it sets, how its value is read (raises
+    ``ValueError`` saying what it expected), and what it takes as JSON Schema (for
+    :mod:`kcref.files.config_schema`: never more than the reader takes)."""
 
     field: str
     read: Callable[[object], object]
     help: str
+    schema: Callable[[], dict[str, object]]
+
+
+def _one_or_list(item: dict[str, object]) -> dict[str, object]:
+    return {"anyOf": [item, {"type": "array", "items": item}]}
+
+
+def _string_schema() -> dict[str, object]:
+    return {"type": "string"}
+
+
+def _strings_schema() -> dict[str, object]:
+    return _one_or_list({"type": "string"})
+
+
+def _bool_schema() -> dict[str, object]:
+    return {"type": "boolean"}
+
+
+def _code_schema() -> dict[str, object]:
+    prefixes = sorted({c.code[:n] for c in CODES for n in range(2, len(c.code) + 1)})
+    return _one_or_list({"type": "string", "enum": prefixes})
+
+
+def _pattern_schema() -> dict[str, object]:
+    return _one_or_list({"type": "string", "pattern": "^[^\\u0000\\n]*$"})
+
+
+def _rules_schema() -> dict[str, object]:
+    return {"type": "string", "enum": list(PRESETS_BY_NAME)}
+
+
+def _options_schema() -> dict[str, object]:
+    return {"type": "object", "additionalProperties": False,
+            "properties": {t.tag: {"type": ["string", "integer"], "description": f"{t.description} ({t.values})"}
+                           for t in OPTION_TAGS_BY_NAME.values()}}
+
+
+def _per_file_schema() -> dict[str, object]:
+    return {"type": "object", "propertyNames": {"pattern": "^[^\\u0000\\n]*$"},
+            "additionalProperties": _code_schema()}
+
+
+def _folder_schema() -> dict[str, object]:
+    return {"type": "string", "minLength": 1, "pattern": "^[^\\u0000]*$"}
+
+
+def _jobs_schema() -> dict[str, object]:
+    return {"type": "integer", "minimum": 1}
 
 
 KEYS: dict[str, Key] = {
-    "rules": Key("rules", _rules, "the rules preset of logs without a Rules tag"),
-    "options": Key("options", _options, "option tags and values for logs without those tags"),
-    "select": Key("select", _codes, "code prefixes to report (default: all)"),
-    "ignore": Key("ignore", _codes, "code prefixes not to report"),
-    "extend-ignore": Key("extend_ignore", _codes, "more code prefixes not to report"),
-    "strict": Key("strict", _bool, "treat warnings as errors"),
-    "glob": Key("glob", _strings, "file names to check inside directories"),
-    "format": Key("format", _string, "the output format of kcref check"),
-    "jobs": Key("jobs", _jobs, "parallel processes for kcref check"),
-    "cache": Key("cache", _bool, "keep a cache of unchanged files' results (default: true)"),
-    "cache-dir": Key("cache_dir", _folder, "the folder of that cache (default: .kcref_cache)"),
+    "rules": Key("rules", _rules, "the rules preset of logs without a Rules tag", _rules_schema),
+    "options": Key("options", _options, "option tags and values for logs without those tags", _options_schema),
+    "select": Key("select", _codes, "code prefixes to report (default: all)", _code_schema),
+    "extend-select": Key("extend_select", _codes, "more code prefixes to report, on top of select", _code_schema),
+    "ignore": Key("ignore", _codes, "code prefixes not to report", _code_schema),
+    "extend-ignore": Key("extend_ignore", _codes, "more code prefixes not to report", _code_schema),
+    "per-file-ignores": Key("per_file_ignores", _per_file,
+                            "code prefixes not to report in the files a pattern (a .gitignore line) matches",
+                            _per_file_schema),
+    "exclude": Key("exclude", _patterns, "files and folders a folder search passes over (.gitignore lines)",
+                   _pattern_schema),
+    "extend-exclude": Key("extend_exclude", _patterns, "more of them, on top of exclude", _pattern_schema),
+    "respect-gitignore": Key("respect_gitignore", _bool,
+                             "pass over what git ignores in a folder search (default: true)", _bool_schema),
+    "strict": Key("strict", _bool, "treat warnings as errors", _bool_schema),
+    "glob": Key("glob", _strings, "file names to check inside directories", _strings_schema),
+    "format": Key("format", _string, "the output format of kcref check", _string_schema),
+    "jobs": Key("jobs", _jobs, "parallel processes for kcref check", _jobs_schema),
+    "cache": Key("cache", _bool, "keep a cache of unchanged files' results (default: true)", _bool_schema),
+    "cache-dir": Key("cache_dir", _folder, "the folder of that cache (default: .kcref_cache)", _folder_schema),
 }
 """Every key a configuration may hold, as written in the file."""
 
@@ -326,8 +444,9 @@ class Finder:
         return found
 
     def for_path(self, path: str) -> Config:
-        """The configuration of the file at ``path`` (``-``, standard input: the working folder's)."""
-        return self.for_folder(os.path.dirname(path) or "." if path != "-" else ".")
+        """The configuration of the file at ``path`` (``-``, standard input: the working folder's),
+        with its ``per-file-ignores`` applied."""
+        return self.for_folder(os.path.dirname(path) or "." if path != "-" else ".").for_file(path)
 
     def top(self, folder: str) -> str:
         """The highest folder searched for the configuration of the files in ``folder`` (an

@@ -2,7 +2,8 @@
 
 The search never opens a file. It does not follow symbolic links to folders (no loops), and it
 keeps only regular files (a link to one is fine): a FIFO, a device or a socket found in a folder
-is skipped with a word, since reading one could block forever or never end. A folder that cannot
+is skipped with a word, since reading one could block forever or never end. What git ignores,
+and what the configuration excludes, is passed over (:mod:`kcref.files.excludes`). A folder that cannot
 be listed, or a matching name that cannot be looked at (a broken link, a link loop), is a problem
 to report, never silently passed over.
 """
@@ -12,6 +13,8 @@ import os
 import stat
 from collections.abc import Sequence
 from typing import NamedTuple
+
+from .excludes import NO_EXCLUSIONS, Exclusions, Walk
 
 DEFAULT_GLOBS: tuple[str, ...] = ("*.log", "*.kc")
 
@@ -62,15 +65,19 @@ def matches(name: str, globs: Sequence[str]) -> bool:
     return any(fnmatch.fnmatch(name, g) for g in globs)
 
 
-def search(folder: str, globs: Sequence[str] = DEFAULT_GLOBS) -> list[Entry]:
+def search(folder: str, globs: Sequence[str] = DEFAULT_GLOBS, exclusions: Exclusions = NO_EXCLUSIONS) -> list[Entry]:
     """Everything below ``folder`` whose name matches one of ``globs``, sorted by path.
 
-    Hidden folders (``.git``) are not searched, nor folders reached through a symbolic link.
+    Hidden folders (``.git``) are not searched, nor folders reached through a symbolic link, nor
+    what ``exclusions`` leaves out (a folder left out is not searched).
     """
     out: list[Entry] = []
+    walk = exclusions.walk(folder) if exclusions != NO_EXCLUSIONS else None
     pending = [folder]
     while pending:
         here = pending.pop()
+        if walk is not None and here != folder:
+            walk.entered(os.path.abspath(here))
         try:
             with os.scandir(here) as it:
                 entries = list(it)
@@ -83,14 +90,18 @@ def search(folder: str, globs: Sequence[str] = DEFAULT_GLOBS) -> list[Entry]:
             except OSError:
                 is_dir = False
             if is_dir:
-                if not entry.name.startswith("."):
+                if not entry.name.startswith(".") and not _left_out(walk, entry.path, True):
                     pending.append(entry.path)
                 continue
-            if not matches(entry.name, globs):
+            if not matches(entry.name, globs) or _left_out(walk, entry.path, False):
                 continue
             out.append(_classify(entry))
     out.sort(key=lambda e: e.path)
     return out
+
+
+def _left_out(walk: Walk | None, path: str, is_dir: bool) -> bool:
+    return walk is not None and walk.excluded(os.path.abspath(path), is_dir)
 
 
 def _classify(entry: os.DirEntry[str]) -> Entry:

@@ -13,6 +13,7 @@ from typing import BinaryIO, NamedTuple
 
 from ..model.diagnostics import Diagnostic, diagnostic, printable
 from .discover import DEFAULT_GLOBS, Entry, Found, Problem, Skipped, cannot_read, search
+from .excludes import NO_EXCLUSIONS, Exclusions
 
 STDIN = "-"
 STDIN_NAME = "<stdin>"
@@ -51,12 +52,14 @@ def display_name(path: str) -> str:
     return STDIN_NAME if path == STDIN else path
 
 
-def resolve(args: Sequence[str], globs: Sequence[str] = DEFAULT_GLOBS, *, one_file: bool = False) -> Inputs:
+def resolve(args: Sequence[str], globs: Sequence[str] = DEFAULT_GLOBS, *, one_file: bool = False,
+            exclusions: Exclusions = NO_EXCLUSIONS) -> Inputs:
     """Resolve command-line arguments into what to read.
 
     A file is read as given (reading it reports a missing or unreadable file, and a FIFO given
     by name is read once, as a stream). A folder stands for the regular files below it whose
-    names match one of ``globs`` (see :func:`kcref.files.discover.search`); with ``one_file`` a folder
+    names match one of ``globs``, less what ``exclusions`` leaves out (see
+    :func:`kcref.files.discover.search`); with ``one_file`` a folder
     is a problem instead. Raises ``UsageProblem`` when ``-`` is given more than once, or when a
     folder holds no log: checking nothing there is never what was meant.
     """
@@ -71,7 +74,7 @@ def resolve(args: Sequence[str], globs: Sequence[str] = DEFAULT_GLOBS, *, one_fi
         elif one_file:
             entries.append(Problem(arg, cannot_read(IsADirectoryError())))
         else:
-            found = search(arg, globs)
+            found = search(arg, globs, exclusions)
             if not any(isinstance(e, (Found, Problem)) for e in found):
                 empty.append(arg)
                 passed_over.extend(e for e in found if isinstance(e, Skipped))
