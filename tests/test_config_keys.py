@@ -121,3 +121,47 @@ def test_the_configuration_excludes_relative_to_its_folder(tmp_path: Path) -> No
 def test_the_schema_file_is_json_an_editor_reads() -> None:
     text = (ROOT / "docs" / "kcref.schema.json").read_text(encoding="utf-8")
     assert json.loads(text)["additionalProperties"] is False
+
+
+BAD_LOG = '[Players "Ann, Bob"]\nhand 1\nlayout N:9D E:JS S:3C W:KC\nBob:  8S->N;  draw\n'
+"""A hand whose first turn is the wrong player's (an error in any check), not in canonical form."""
+
+
+@pytest.mark.skipif(GIT is None, reason="needs git")
+@pytest.mark.parametrize("command", ["check", "score", "fmt", "report"])
+def test_every_command_that_searches_folders_passes_over_what_git_ignores(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, command: str) -> None:
+    from click.testing import CliRunner
+
+    from kcref.cli import main
+
+    subprocess.run([str(GIT), "init", "-q", str(tmp_path)], check=True)
+    (tmp_path / "out").mkdir()
+    (tmp_path / "out" / "bad.log").write_text(BAD_LOG, encoding="utf-8")
+    canonical = CliRunner().invoke(main, ["fmt", str(ROOT / "samples" / "short-classic.log")]).output
+    (tmp_path / "good.log").write_text(canonical, encoding="utf-8")
+    (tmp_path / ".gitignore").write_text("out/\n", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    extra = {"report": ["-o", str(tmp_path / "page.html")], "fmt": ["--check"]}.get(command, [])
+    statuses = [CliRunner().invoke(main, [command, *flags, *extra, "."]).exit_code
+                for flags in ([], ["--no-gitignore"])]
+    assert statuses == [0, 1]
+
+
+def test_check_takes_exclude_and_per_file_ignores_from_the_configuration(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from click.testing import CliRunner
+
+    from kcref.cli import main
+
+    (tmp_path / ".git").mkdir()
+    for folder in ("scratch", "old"):
+        (tmp_path / folder).mkdir()
+        (tmp_path / folder / "bad.log").write_text(BAD_LOG, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    runs = []
+    for toml in ('exclude = ["scratch/"]\n', 'exclude = ["scratch/"]\n[per-file-ignores]\n"old/" = ["KC3"]\n'):
+        (tmp_path / "kcref.toml").write_text(toml, encoding="utf-8")
+        result = CliRunner().invoke(main, ["check", "--no-cache", "."])
+        runs.append((result.exit_code, "scratch" in result.output, "old/bad.log" in result.output))
+    assert runs == [(1, False, True), (0, False, False)]

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, TextIO
 
 import click
 
-from .common import Failed, output_file, resolve_inputs
+from .common import Failed, no_gitignore, output_file, resolve_inputs
 from .registry import Described, RegistryChoice, RegistryOption
 
 if TYPE_CHECKING:
@@ -93,6 +93,7 @@ CODES_HELP = "(comma-separated code prefixes such as KC2 or KC216; repeatable)"
 @click.option("--statistics", is_flag=True,
               help="Instead of the messages, print how many there are of each code, most frequent first "
                    "(text, or a JSON list with --format json).")
+@no_gitignore
 @click.option("--no-cache", is_flag=True,
               help="Neither read nor write the cache of unchanged files' results (also: KCREF_NO_CACHE=1).")
 @click.option("--cache-dir", type=click.Path(file_okay=False), default=None, metavar="DIR",
@@ -101,7 +102,7 @@ CODES_HELP = "(comma-separated code prefixes such as KC2 or KC216; repeatable)"
 def command(ctx: click.Context, files: tuple[str, ...], fmt: str | None, globs: tuple[str, ...], jobs: int | None,
           quiet: bool, strict: bool | None, verbose: bool, no_source: bool, exit_zero: bool, out: str,
           select: tuple[str, ...], ignore: tuple[str, ...], extend_ignore: tuple[str, ...], config_file: str | None,
-          isolated: bool, statistics: bool, no_cache: bool, cache_dir: str | None) -> None:
+          isolated: bool, statistics: bool, no_gitignore: bool, no_cache: bool, cache_dir: str | None) -> None:
     """Check game logs; report every problem as PATH:LINE:COL: SEVERITY CODE message.
 
     FILE may be a log, a directory (searched for *.log and *.kc files), or - for standard
@@ -132,12 +133,13 @@ def command(ctx: click.Context, files: tuple[str, ...], fmt: str | None, globs: 
     if isolated and config_file is not None:
         raise click.UsageError("give --config or --isolated, not both")
     given = Config(select=select or None, ignore=ignore, extend_ignore=extend_ignore, strict=strict,
-                   glob=globs, format=fmt, jobs=jobs, cache=False if no_cache else None)
+                   glob=globs, format=fmt, jobs=jobs, cache=False if no_cache else None,
+                   respect_gitignore=False if no_gitignore else None)
     try:
         finder = Finder(given, config_file=config_file, isolated=isolated)
         here = finder.for_folder(".")
         _check_format(here)
-        inputs = resolve_inputs(files, here.glob)
+        inputs = resolve_inputs(files, here.glob, exclusions=here.exclusions())
         configs = {path: finder.for_path(path) for path in inputs.paths}
     except ConfigError as exc:
         raise Failed(f"kcref check: {exc}") from None

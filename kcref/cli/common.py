@@ -13,6 +13,7 @@ from ..model.status import ExitStatus
 
 if TYPE_CHECKING:
     from ..files.atomic import AtomicFile, StreamFile
+    from ..files.excludes import Exclusions
     from ..files.inputs import Inputs
 
 
@@ -26,13 +27,28 @@ class Failed(click.ClickException):
         click.echo(self.message, file=file, err=True)
 
 
-def resolve_inputs(args: Sequence[str], globs: Sequence[str] = (), one_file: bool = False) -> Inputs:
+no_gitignore = click.option("--no-gitignore", is_flag=True,
+                            help="In folders, read the logs git ignores too (.gitignore files).")
+"""``--no-gitignore``, for every command that searches folders."""
+
+
+def gitignored(no_gitignore: bool) -> Exclusions:
+    """What a folder search passes over for a command that reads no configuration: what git
+    ignores, unless ``--no-gitignore``."""
+    from ..files.excludes import Exclusions
+
+    return Exclusions(gitignore=not no_gitignore)
+
+
+def resolve_inputs(args: Sequence[str], globs: Sequence[str] = (), one_file: bool = False,
+                   exclusions: Exclusions | None = None) -> Inputs:
     """The command's inputs (see :func:`kcref.files.inputs.resolve`); a word on standard error
     for each file skipped. Raises a usage error for arguments that cannot be used."""
     from ..files.inputs import DEFAULT_GLOBS, UsageProblem, resolve, skipped_note
 
     try:
-        inputs = resolve(args, globs or DEFAULT_GLOBS, one_file=one_file)
+        inputs = resolve(args, globs or DEFAULT_GLOBS, one_file=one_file,
+                         exclusions=exclusions or gitignored(False))
     except UsageProblem as exc:
         raise click.UsageError(str(exc)) from None
     name = click.get_current_context().info_name

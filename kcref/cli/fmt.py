@@ -7,7 +7,7 @@ from collections.abc import Iterable
 
 import click
 
-from .common import resolve_inputs
+from .common import gitignored, no_gitignore, resolve_inputs
 from .registry import Described, RegistryChoice, RegistryOption
 
 
@@ -27,12 +27,13 @@ def ten_spellings() -> Iterable[Described]:
 @click.option("--stdin-filename", metavar="NAME", help="The name of standard input (-) in messages and diffs.")
 @click.option("--glob", "globs", multiple=True, metavar="PATTERN",
               help="File names to format inside directories (repeatable) [default: *.log and *.kc].")
+@no_gitignore
 @click.option("--ten", cls=RegistryOption, type=RegistryChoice(ten_spellings), default="10", show_default=True,
               help="How to write the rank ten: {choices}.")
 @click.option("--symbols", is_flag=True, help="Write suits as ♠ ♥ ♦ ♣ instead of S H D C.")
 @click.pass_context
 def command(ctx: click.Context, files: tuple[str, ...], check_only: bool, write: bool, diff: bool,
-            stdin_filename: str | None, globs: tuple[str, ...], ten: str, symbols: bool) -> None:
+            stdin_filename: str | None, globs: tuple[str, ...], no_gitignore: bool, ten: str, symbols: bool) -> None:
     """Print logs in canonical form, or check or rewrite them.
 
     FILE may be a log, a directory (searched for *.log and *.kc files), or - for standard
@@ -61,7 +62,7 @@ def command(ctx: click.Context, files: tuple[str, ...], check_only: bool, write:
         raise click.UsageError(f"--write and {'--check' if check_only else '--diff'} cannot be used together")
     if write and "-" in files:
         raise click.UsageError("--write cannot rewrite standard input")
-    inputs = resolve_inputs(files, globs)
+    inputs = resolve_inputs(files, globs, exclusions=gitignored(no_gitignore))
     mode = Mode.DIFF if diff else Mode.CHECK if check_only else Mode.WRITE if write else Mode.PRINT
     sys.stdout.flush()  # the canonical text goes to the bytes beneath it
     ctx.exit(run_fmt(inputs, mode, Spelling(ten=ten, symbols=symbols), sys.stdout.buffer,

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from .common import Failed, cannot_write, resolve_inputs
+from .common import Failed, cannot_write, gitignored, no_gitignore, resolve_inputs
 
 if TYPE_CHECKING:
     from ..files.inputs import Inputs
@@ -18,12 +18,13 @@ if TYPE_CHECKING:
               help="Write the page to FILE, into a folder (as report.html), or to standard output (-).")
 @click.option("--glob", "globs", multiple=True, metavar="PATTERN",
               help="File names to read inside directories (repeatable) [default: *.log and *.kc].")
+@no_gitignore
 @click.option("--title", help="The page's title [default: the Event tag].")
 @click.option("--watch", is_flag=True, help="Rebuild the page whenever a log changes, until Ctrl-C; the page reloads "
                                            "itself and shows the last hand.")
 @click.pass_context
-def command(ctx: click.Context, files: tuple[str, ...], out: str, globs: tuple[str, ...], title: str | None,
-            watch: bool) -> None:
+def command(ctx: click.Context, files: tuple[str, ...], out: str, globs: tuple[str, ...], no_gitignore: bool,
+            title: str | None, watch: bool) -> None:
     """Write a night, or a season, as one self-contained HTML page.
 
     FILE may be a log, a directory (searched for *.log and *.kc files), or - for standard
@@ -49,9 +50,10 @@ def command(ctx: click.Context, files: tuple[str, ...], out: str, globs: tuple[s
     if watch and out == "-":
         raise click.UsageError("--watch rewrites a file: give -o FILE")
     target = target_path(out)
+    exclusions = gitignored(no_gitignore)
 
     def build() -> int:
-        return _build(resolve_inputs(files, globs), title, watch, target)
+        return _build(resolve_inputs(files, globs, exclusions=exclusions), title, watch, target)
 
     if not watch:
         ctx.exit(build())
@@ -68,7 +70,8 @@ def command(ctx: click.Context, files: tuple[str, ...], out: str, globs: tuple[s
 
     click.echo("kcref report: watching the logs; Ctrl-C stops", err=True)
     try:
-        watch_logs(files, globs or DEFAULT_GLOBS, rebuild, output=target, say=lambda m: click.echo(m, err=True))
+        watch_logs(files, globs or DEFAULT_GLOBS, rebuild, output=target, say=lambda m: click.echo(m, err=True),
+                   exclusions=exclusions)
     except KeyboardInterrupt:
         click.echo("kcref report: stopped", err=True)
 

@@ -7,7 +7,7 @@ from typing import Any
 
 import click
 
-from .common import Failed, resolve_inputs
+from .common import Failed, no_gitignore, resolve_inputs
 from .registry import Described, RegistryChoice, RegistryOption
 
 
@@ -59,9 +59,10 @@ class FormatChoice(RegistryChoice):
 @click.option("--config", "config_file", type=click.Path(dir_okay=False), metavar="PATH",
               help="Read the configuration from this file only (a kcref.toml, or a pyproject.toml's [tool.kcref]).")
 @click.option("--isolated", is_flag=True, help="Read no configuration file.")
+@no_gitignore
 @click.pass_context
 def command(ctx: click.Context, files: tuple[str, ...], by: str, fmt: str, globs: tuple[str, ...], chart: bool,
-          ascii_only: bool, skip_invalid: bool, config_file: str | None, isolated: bool) -> None:
+          ascii_only: bool, skip_invalid: bool, config_file: str | None, isolated: bool, no_gitignore: bool) -> None:
     """Total the scores of game logs across hands, games and nights (files, in the order given).
 
     FILE may be a log, a directory (searched for *.log and *.kc files), or - for standard
@@ -92,8 +93,10 @@ def command(ctx: click.Context, files: tuple[str, ...], by: str, fmt: str, globs
     if isolated and config_file is not None:
         raise click.UsageError("give --config or --isolated, not both")
     try:
-        finder = Finder(Config(glob=globs), config_file=config_file, isolated=isolated)
-        inputs = resolve_inputs(files, finder.for_folder(".").glob)
+        given = Config(glob=globs, respect_gitignore=False if no_gitignore else None)
+        finder = Finder(given, config_file=config_file, isolated=isolated)
+        here = finder.for_folder(".")
+        inputs = resolve_inputs(files, here.glob, exclusions=here.exclusions())
         configs = {path: scoring_config(finder.for_path(path)) for path in inputs.paths}
     except ConfigError as exc:
         raise Failed(f"kcref score: {exc}") from None

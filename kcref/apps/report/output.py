@@ -14,6 +14,7 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 from typing import NamedTuple
 
+from ...files.excludes import NO_EXCLUSIONS, Exclusions
 from ...files.inputs import DEFAULT_GLOBS, STDIN, Found, resolve
 from ...model.diagnostics import Diagnostic, printable
 from ...model.words import plural
@@ -68,12 +69,13 @@ class Stamp(NamedTuple):
     size: int
 
 
-def stamps(args: Sequence[str], globs: Sequence[str] = DEFAULT_GLOBS) -> tuple[Stamp, ...]:
+def stamps(args: Sequence[str], globs: Sequence[str] = DEFAULT_GLOBS,
+           exclusions: Exclusions = NO_EXCLUSIONS) -> tuple[Stamp, ...]:
     """The logs the arguments name now (folders searched again), each with its time and size (a
     log that cannot be read counts as time 0, size -1: when it comes back, that is a change)."""
     out = []
     try:
-        entries = resolve(args, globs).entries
+        entries = resolve(args, globs, exclusions=exclusions).entries
     except ValueError:
         return ()
     for entry in entries:
@@ -96,8 +98,9 @@ def _folders(paths: Sequence[str]) -> tuple[str, ...]:
 def watch(args: Sequence[str], globs: Sequence[str], rebuild: Callable[[], object], *,
           output: str | None = None, say: Callable[[str], None] = lambda _: None,
           interval: float = POLL_SECONDS, sleep: Callable[[float], None] = time.sleep,
-          rounds: int | None = None) -> None:
-    """Call ``rebuild`` now, then each time the logs named by ``args`` change, polling every
+          rounds: int | None = None, exclusions: Exclusions = NO_EXCLUSIONS) -> None:
+    """Call ``rebuild`` now, then each time the logs named by ``args`` (less what ``exclusions``
+    leaves out of a folder) change, polling every
     ``interval`` seconds, until interrupted (Ctrl-C raises ``KeyboardInterrupt`` out of here) or,
     for tests, after ``rounds`` polls.
 
@@ -115,13 +118,13 @@ def watch(args: Sequence[str], globs: Sequence[str], rebuild: Callable[[], objec
             return
         rebuild()
 
-    seen = (stamps(args, globs), _folders(files))
+    seen = (stamps(args, globs, exclusions), _folders(files))
     attempt(seen[1])
     done = 0
     while rounds is None or done < rounds:
         sleep(interval)
         done += 1
-        now = (stamps(args, globs), _folders(files))
+        now = (stamps(args, globs, exclusions), _folders(files))
         if now != seen:
             seen = now
             attempt(now[1])
