@@ -93,6 +93,8 @@ CODES_HELP = "(comma-separated code prefixes such as KC2 or KC216; repeatable)"
 @click.option("--statistics", is_flag=True,
               help="Instead of the messages, print how many there are of each code, most frequent first "
                    "(text, or a JSON list with --format json).")
+@click.option("--stdin-filename", metavar="NAME",
+              help="The name of standard input (-): in what is printed, and for its configuration.")
 @no_gitignore
 @click.option("--no-cache", is_flag=True,
               help="Neither read nor write the cache of unchanged files' results (also: KCREF_NO_CACHE=1).")
@@ -102,7 +104,8 @@ CODES_HELP = "(comma-separated code prefixes such as KC2 or KC216; repeatable)"
 def command(ctx: click.Context, files: tuple[str, ...], fmt: str | None, globs: tuple[str, ...], jobs: int | None,
           quiet: bool, strict: bool | None, verbose: bool, no_source: bool, exit_zero: bool, out: str,
           select: tuple[str, ...], ignore: tuple[str, ...], extend_ignore: tuple[str, ...], config_file: str | None,
-          isolated: bool, statistics: bool, no_gitignore: bool, no_cache: bool, cache_dir: str | None) -> None:
+          isolated: bool, statistics: bool, stdin_filename: str | None, no_gitignore: bool, no_cache: bool,
+          cache_dir: str | None) -> None:
     """Check game logs; report every problem as PATH:LINE:COL: SEVERITY CODE message.
 
     FILE may be a log, a directory (searched for *.log and *.kc files), or - for standard
@@ -140,7 +143,8 @@ def command(ctx: click.Context, files: tuple[str, ...], fmt: str | None, globs: 
         here = finder.for_folder(".")
         _check_format(here)
         inputs = resolve_inputs(files, here.glob, exclusions=here.exclusions())
-        configs = {path: finder.for_path(path) for path in inputs.paths}
+        configs = {path: finder.for_path(stdin_filename if path == "-" and stdin_filename else path)
+                   for path in inputs.paths}
     except ConfigError as exc:
         raise Failed(f"kcref check: {exc}") from None
     fmt = here.format or ("text" if statistics else default_format(os.environ))
@@ -163,7 +167,7 @@ def command(ctx: click.Context, files: tuple[str, ...], fmt: str | None, globs: 
 
     settings = CheckSettings(format=fmt, quiet=quiet, strict=bool(here.strict), verbose=verbose,
                              show_source=not no_source, statistics=statistics, jobs=here.jobs or 1,
-                             configurations=tuple(in_use))
+                             configurations=tuple(in_use), stdin_name=stdin_filename)
 
     def check_into(stream: TextIO) -> ExitStatus:
         return run_check(inputs, settings, stream, progress=progress_bar if stderr_is_terminal() else None,

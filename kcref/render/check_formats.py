@@ -20,6 +20,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import IO, TYPE_CHECKING, NamedTuple, TextIO
 
+from ..files.inputs import STDIN, display_name
 from ..model.clip import clip
 from ..model.codes import BY_CODE, Severity
 from ..model.diagnostics import (
@@ -137,6 +138,12 @@ class CheckSettings:
     """Worker processes."""
     configurations: tuple[str, ...] = ()
     """The configuration files in force (machine formats name them in their metadata)."""
+    stdin_name: str | None = None
+    """What standard input is called in what is printed (``--stdin-filename``; ``None``: ``<stdin>``)."""
+
+    def name_of(self, path: str) -> str:
+        """How the file read from ``path`` is named in what is printed."""
+        return self.stdin_name if path == STDIN and self.stdin_name else display_name(path)
 
     def fails(self, d: Diagnostic) -> bool:
         """Whether a diagnostic fails the check: an error, or a warning under ``strict``."""

@@ -12,12 +12,14 @@ from collections.abc import Callable, Iterable, Mapping
 from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING, TextIO
 
-from ...files.inputs import Found, Inputs, Problem, display_name
+from ...files.inputs import STDIN_NAME, Found, Inputs, Problem, display_name
 from ...model.codes import Severity
+from ...model.diagnostics import Diagnostic
 from ...model.status import ExitStatus
 from ...referee.pipeline import (
     Configs,
     FileReport,
+    OnSettlement,
     ReportStore,
     SettlementLine,
     check_file,
@@ -85,6 +87,13 @@ def run_check(inputs: Inputs, settings: CheckSettings, out: TextIO, *, progress:
     return ExitStatus.FOUND if failed else ExitStatus.OK
 
 
+def _named(report: FileReport, name: str) -> FileReport:
+    """``report`` of standard input under the name it is to go by (``--stdin-filename``)."""
+    report.path = name
+    report.diagnostics = [d._replace(path=name) for d in report.diagnostics]
+    return report
+
+
 def _print_whole(printer: Printer, report: FileReport) -> None:
     """Print a report that came back whole as a streamed check prints its file."""
     settings = printer.settings
@@ -110,6 +119,8 @@ def _whole(inputs: Inputs, printer: Printer, count: int, progress: Progress | No
                 results = list(shown)
         reports = []
         for report in results:
+            if report.path == STDIN_NAME and settings.stdin_name:
+                report = _named(report, settings.stdin_name)
             _print_whole(printer, report)
             report.diagnostics = []
             report.settlements = []  # printed: the summary needs only the counts
@@ -135,13 +146,20 @@ def _streamed(inputs: Inputs, printer: Printer, configs: Configs | None,
     # So too the penalties that the text printer sums up per hand (see CheckSettings.prints_settlements).
     keep = settings.kept
     settlement = _settlement(settings, store)
-    on_settlement = printer.settlement if settings.prints_settlements else None
+    on_settlement: OnSettlement | None = printer.settlement if settings.prints_settlements else None
     for entry in inputs.entries:
         if isinstance(entry, Found):
-            printer.start_file(display_name(entry.path))
+            name = settings.name_of(entry.path)
+            printer.start_file(name)
             config = None if configs is None else configs(entry.path)
-            report = check_file(entry.path, keep_hands=False, emit=printer.diagnostic, keep=keep, config=config,
-                                settlement=settlement, on_settlement=on_settlement, store=store)
+            emit: Callable[[Diagnostic], None] = printer.diagnostic
+            told = on_settlement
+            if name != display_name(entry.path):  # standard input, named by --stdin-filename
+                emit = _renaming(printer.diagnostic, name)
+                told = None if on_settlement is None else _settling_as(on_settlement, name)
+            report = check_file(entry.path, keep_hands=False, emit=emit, keep=keep, config=config,
+                                settlement=settlement, on_settlement=told, store=store)
+            report.path = name
             printer.end_file(report)
             reports.append(report)
         elif isinstance(entry, Problem):
@@ -149,3 +167,13 @@ def _streamed(inputs: Inputs, printer: Printer, configs: Configs | None,
             _print_whole(printer, report)
             reports.append(report)
     return reports
+
+
+def _renaming(emit: Callable[[Diagnostic], None], name: str) -> Callable[[Diagnostic], None]:
+    """``emit``, handed each diagnostic under the file name ``name``."""
+    return lambda d: emit(d._replace(path=name))
+
+
+def _settling_as(on_settlement: OnSettlement, name: str) -> OnSettlement:
+    """``on_settlement``, told each settlement line under the file name ``name``."""
+    return lambda _path, line, text: on_settlement(name, line, text)
