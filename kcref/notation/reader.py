@@ -63,11 +63,14 @@ BOM = "\ufeff"
 # says what the line is (a player's name: a turn; 'deal NAME' or 'reveal NAME': a deal or reveal
 # line), and what follows is cut into pieces: the actions between ';', the cards between blanks.
 # A log writes the same few heads and pieces again and again: each different one is read once,
-# by a regex made of the lexicon's tokens, and remembered (up to MEMORY of each kind). The other
-# lines are read by a regex each. A regex is compiled when a line first needs it.
+# by a regex made of the lexicon's tokens, and remembered (the latest MEMORY of each kind). The
+# other lines are read by a regex each. A regex is compiled when a line first needs it.
 
 MEMORY = 10_000
 """How many different readings of each kind (heads, actions, cards, layout entries) are remembered."""
+
+remembered = functools.lru_cache(maxsize=MEMORY)
+"""A reading of a piece of text, remembered for the next time the same text comes."""
 
 
 def _ci(word: str) -> str:
@@ -106,21 +109,14 @@ def is_name(text: str) -> bool:
 
 
 _KEYWORDS = frozenset(lexicon.KEYWORDS)
-_turn_heads: dict[str, str | None] = {}
 
 
+@remembered
 def _turn_head(head: str) -> str | None:
     """The player's name a turn line's head spells, or None to decline."""
-    try:
-        return _turn_heads[head]
-    except KeyError:
-        pass
     name = head.rstrip(" \t")
     ok = is_name(name) and name.split(" ", 1)[0].lower() not in _KEYWORDS
-    result = name if ok else None
-    if len(_turn_heads) < MEMORY:
-        _turn_heads[head] = result
-    return result
+    return name if ok else None
 
 
 _action_re = lazy_pattern(
@@ -131,35 +127,32 @@ _action_re = lazy_pattern(
 )
 
 
-_Piece = tuple[Action, int, int]
-"""The reading of a well-formed piece of a turn line (the text between two ';'): its action, the
-blanks before the action, and the piece's width with the ';' after it."""
+class _Piece(NamedTuple):
+    """The reading of a well-formed piece of a turn line (the text between two ';')."""
 
-_pieces: dict[str, _Piece | None] = {}
+    action: Action
+    blanks: int
+    """The blanks before the action."""
+    width: int
+    """The piece's width with the ';' after it."""
 
 
+@remembered
 def _piece(piece: str) -> _Piece | None:
     """The reading of a piece of a turn line, or None to decline."""
-    try:
-        return _pieces[piece]
-    except KeyError:
-        pass
     m = _action_re().fullmatch(piece.strip(" \t"))
-    result = None
-    if m is not None:
-        action: Action
-        if m["card"]:
-            action = PlayCard(parse_card(m["card"]), parse_pile(m["dst"]))
-        elif m["src"]:
-            action = MovePile(parse_pile(m["src"]), parse_pile(m["dst"]))
-        elif m["draw"]:
-            action = Draw(parse_card(m["drawn"]) if m["drawn"] else None)
-        else:
-            action = PASS
-        result = (action, len(piece) - len(piece.lstrip(" \t")), len(piece) + 1)
-    if len(_pieces) < MEMORY:
-        _pieces[piece] = result
-    return result
+    if m is None:
+        return None
+    action: Action
+    if m["card"]:
+        action = PlayCard(parse_card(m["card"]), parse_pile(m["dst"]))
+    elif m["src"]:
+        action = MovePile(parse_pile(m["src"]), parse_pile(m["dst"]))
+    elif m["draw"]:
+        action = Draw(parse_card(m["drawn"]) if m["drawn"] else None)
+    else:
+        action = PASS
+    return _Piece(action, len(piece) - len(piece.lstrip(" \t")), len(piece) + 1)
 
 
 def _fast_turn(player: str, head: str, rest: str, path: str, lineno: int) -> Turn | None:
@@ -171,7 +164,7 @@ def _fast_turn(player: str, head: str, rest: str, path: str, lineno: int) -> Tur
     cols: list[int] = []
     at = len(head) + 2  # the column where the piece starts, the first after ':'
     for piece in pieces:
-        hit = _pieces.get(piece) or _piece(piece)  # a piece read before costs no call
+        hit = _piece(piece)
         if hit is None:
             if len(actions) == len(pieces) - 1 > 0 and not piece.strip(" \t"):
                 break  # one trailing ';' is allowed
@@ -192,36 +185,22 @@ class _CardsHead(NamedTuple):
 
 
 _cards_head_re = lazy_pattern(rf"(?P<kw>{_ci('deal')}|{_ci('reveal')})[ \t]+(?P<name>{lexicon.NAME_RE})[ \t]*")
-_cards_heads: dict[str, _CardsHead | None] = {}
 
 
+@remembered
 def _cards_head(head: str) -> _CardsHead | None:
     """The reading of a deal or reveal line's head, or None to decline."""
-    try:
-        return _cards_heads[head]
-    except KeyError:
-        pass
     m = _cards_head_re().fullmatch(head)
-    result = None if m is None else _CardsHead(Deal if m["kw"][0] in "Dd" else Reveal, m["name"], m.start("name") + 1)
-    if len(_cards_heads) < MEMORY:
-        _cards_heads[head] = result
-    return result
+    return None if m is None else _CardsHead(Deal if m["kw"][0] in "Dd" else Reveal, m["name"], m.start("name") + 1)
 
 
 _card_re = lazy_pattern(lexicon.CARD_RE)
-_card_words: dict[str, Card | None] = {}
 
 
+@remembered
 def _card_word(word: str) -> Card | None:
     """The card a word spells, or None."""
-    try:
-        return _card_words[word]
-    except KeyError:
-        pass
-    card = parse_card(word) if _card_re().fullmatch(word) else None
-    if len(_card_words) < MEMORY:
-        _card_words[word] = card
-    return card
+    return parse_card(word) if _card_re().fullmatch(word) else None
 
 
 def _fast_cards(head: _CardsHead, at: int, rest: str, path: str, lineno: int) -> Event | None:
@@ -237,20 +216,13 @@ def _fast_cards(head: _CardsHead, at: int, rest: str, path: str, lineno: int) ->
 
 
 _entry_re = lazy_pattern(rf"(?P<pile>{lexicon.PILE_RE}):(?P<card>{lexicon.CARD_RE})")
-_entry_words: dict[str, tuple[Pile, Card] | None] = {}
 
 
+@remembered
 def _entry_word(word: str) -> tuple[Pile, Card] | None:
     """The layout entry (``PILE:CARD``) a word spells, or None."""
-    try:
-        return _entry_words[word]
-    except KeyError:
-        pass
     m = _entry_re().fullmatch(word)
-    entry = None if m is None else (parse_pile(m["pile"]), parse_card(m["card"]))
-    if len(_entry_words) < MEMORY:
-        _entry_words[word] = entry
-    return entry
+    return None if m is None else (parse_pile(m["pile"]), parse_card(m["card"]))
 
 
 def _fast_layout(line: str, path: str, lineno: int) -> Event | None:
@@ -323,7 +295,7 @@ def fast_line(line: str, path: str, lineno: int) -> Event | None:
     head, colon, rest = line.partition(":")
     if colon:
         # A name whose first word is no keyword starts no other kind of line.
-        player = _turn_heads.get(head) or _turn_head(head)
+        player = _turn_head(head)
         if player is not None:
             return _fast_turn(player, head, rest, path, lineno)
         cards_head = _cards_head(head)
