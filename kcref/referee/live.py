@@ -31,10 +31,13 @@ surrogate, KC002) or that is longer than a line may be (KC005) is refused, so th
 written never holds what ``kcref check`` rejects.
 
 What is kept is what the hand being played needs: its lines' states (for :meth:`LiveLog.undo`),
-the finished hands' verdicts (for :meth:`LiveLog.report`) and the text of every line accepted,
-a hand at a time. Taking back the ``hand`` line of the hand being played rebuilds the hand before
-from that text (each earlier hand judged at once, as ``kcref check`` judges it), and
-:meth:`LiveLog.resume` judges a log that way too: each hand whole, except the last, fed line by line.
+the finished hands' verdicts (for :meth:`LiveLog.report`) and the text of every line accepted
+(in canonical form), a hand at a time. :meth:`LiveLog.resume` judges the complete hands of a log
+through the pipeline of ``kcref check`` itself (:func:`~kcref.referee.pipeline.check_items`:
+the text read once, each hand judged once), keeping of each hand what a finished hand leaves
+(its verdict, its line, its text, the chips it carries on), and feeds only the last hand's lines
+one by one, so that :meth:`LiveLog.undo` can take them back; taking back the ``hand`` line of
+the hand being played rebuilds the log that way from the text kept (see :class:`_Reading`).
 
 Diagnostics carry the line number the line has (or would have had) in the log file, and
 columns of the text as it was fed; :meth:`Judgement.at` moves those of the fed line to another
@@ -45,6 +48,7 @@ from __future__ import annotations
 
 import enum
 from array import array
+from collections import deque
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from functools import cached_property
@@ -63,17 +67,17 @@ from ..model.events import (
     HandStart,
     Layout,
     Reveal,
-    Span,
     Tag,
     Turn,
 )
+from ..model.patterns import lazy_pattern
 from ..notation.lexicon import SUPPRESSION_MARK
-from ..notation.reader import BOM, RUN_LENGTH, Item, Run, fast_line, read_lines, split_lines
-from ..notation.textlines import SNIFF, read_line
+from ..notation.reader import BOM, RUN_LENGTH, Run, fast_line, read_lines, read_runs, split_lines
+from ..notation.textlines import SNIFF, read_line, text_stream
 from ..notation.writer import event_text
 from .assertions import check_assertions
 from .grouping import MAX_TAG_NAMES, HandRecord, iter_hands, split_players
-from .pipeline import FileReport
+from .pipeline import FileReport, check_items
 from .replay import referee_hand, table_at
 from .setup_checks import check_hand
 from .verdict import HandVerdict
@@ -232,10 +236,11 @@ class LiveLog:
         """Each line accepted since the ``hand`` line of the hand being played (that one
         included; since the start before the first hand): the state before it, and its judgement."""
         self._texts: list[str] = []
-        """Those lines as they were fed."""
+        """Those lines, in canonical form ('' for a blank line)."""
         self._segments: list[str] = []
-        """The lines of each part of the log before: the lines before the first ``hand`` line,
-        then each hand's, as they were fed, each with a line end."""
+        """The lines of the log before, in canonical form, each with a line end, in parts: those
+        before the first ``hand`` line, then each hand's (a resumed log's hands before the one
+        being played in one part)."""
         self._finished: list[HandVerdict] = []
         self._finished_lines = array("q")
 
@@ -251,7 +256,7 @@ class LiveLog:
         """
         log = cls(path)
         canonical = _Canonical(text.replace("\r\n", "\n"))
-        refused = log._replay(split_lines(text.removeprefix("\ufeff")), canonical)
+        refused = log._rebuild(split_lines(text.removeprefix(BOM)), canonical)
         if refused is not None:
             number, judged = refused
             raise LogHasErrors(f"{path} has errors: run 'kcref check' on it and fix them first",
@@ -262,87 +267,20 @@ class LiveLog:
             raise LogHasErrors(f"{path} is not in canonical form: run 'kcref fmt --write' on it first")
         return log
 
-    def _replay(self, lines: Sequence[str], canonical: _Canonical | None = None) -> tuple[int, Judgement] | None:
-        """Feed ``lines``, each hand but the last judged once, whole, with the ``hand`` line that
-        closes it (see :meth:`_take_hand`), the lines of the last one fed one by one (so that
-        :meth:`undo` can take them back). ``canonical`` is given what they write. The first line
-        refused (its index from 1, its judgement) stops it."""
-        at, count = 0, len(lines)
-        declined = -1  # the hand (its first line) whose lines are fed one by one
-        while at < count:
-            s = self._state
-            if s.hand and s.floor != declined:
-                texts = len(self._texts)
-                taken = self._take_hand(lines, at)
-                if taken is not None:
-                    following, written = taken
-                    judged = self.feed(lines[following])
-                    if judged.accepted:
-                        if canonical is not None:
-                            for piece in (*written, judged.written):
-                                canonical.add(piece)
-                        at = following + 1
-                        continue
-                    self._state = s  # one of the hand's lines is refused: which one, fed one by one says
-                    del self._texts[texts:]
-                declined = s.floor
-            judged = self.feed(lines[at])
+    def _rebuild(self, lines: Sequence[str], canonical: _Canonical | None = None) -> tuple[int, Judgement] | None:
+        """Take ``lines`` into this new log as if each were fed: the hands before the last
+        ``hand`` line judged at once, each once, by ``kcref check``'s pipeline (see
+        :class:`_Reading`), the lines from there fed one by one (so that :meth:`undo` can take
+        them back). ``canonical`` is given what they write. The first line refused (its index
+        from 1, its judgement) stops it."""
+        at = _Reading(lines, _last_hand(lines, self.path), self.path, canonical).take_into(self)
+        for index in range(at, len(lines)):
+            judged = self.feed(lines[index])
             if not judged.accepted:
-                return at + 1, judged
+                return index + 1, judged
             if canonical is not None:
                 canonical.add(judged.written)
-            at += 1
         return None
-
-    def _take_hand(self, lines: Sequence[str], at: int) -> tuple[int, list[str]] | None:
-        """Take ``lines[at:]`` up to the next ``hand`` line, the rest of the hand being played,
-        into the state without judging them: that ``hand`` line, fed next, judges the hand whole
-        once, as ``kcref check`` does. The index of that ``hand`` line and what the lines write;
-        ``None`` (nothing changed) when there is none (these lines are the last hand's) or when
-        a line does not read, or cannot be read with the others: then they are fed one by one.
-
-        A line can never take back the error of a line before it in its hand, so a hand that
-        the ``hand`` line after it finds no error in has none line by line either; else it is
-        fed again one line at a time, which says which line is refused.
-        """
-        s = self._state
-        path = self.path
-        count, blank, held, start = s.lines, s.blank, s.held, s.start
-        events: list[Event] = []
-        sources: list[tuple[int, str]] = []
-        written: list[str] = []
-        first_tags = s.first_tags
-        # Each line is read as the line it is in the log, one more than the line before it: a
-        # blank line after a blank line (which the log does not count) is fed one by one.
-        offset = count + 1 + (1 if blank else 0) - at
-        for index, text, item in _read_on(lines, at, path, offset):
-            if isinstance(item, HandStart):
-                break
-            line = offset + index
-            if item is None or isinstance(item, Diagnostic) or (blank and item is _NOTHING):
-                return None
-            if isinstance(read_line(text, path, line, start + ("\n" if blank else "")), Diagnostic):
-                return None
-            if item is _NOTHING:
-                blank = True
-                continue
-            out = ("\n" if blank else "") + event_text(item) + "\n"
-            if held:
-                now, held = (held + out, "") if isinstance(item, Layout) else ("", held + out)
-            else:
-                now = out
-            written.append(now)
-            count, blank, start = line, False, _grown(start, out)
-            if not isinstance(item, Comment):
-                events.append(item)
-                sources.append((line, text))
-                first_tags = _first_tags(first_tags, item)
-        else:
-            return None  # no hand line follows: the last hand's lines
-        self._state = replace(s, lines=count, blank=blank, held=held, start=start, hand=(*s.hand, *events),
-                              sources=(*s.sources, *sources), first_tags=first_tags)
-        self._texts.extend(lines[at:index])
-        return index, written
 
     # --- reading the state -----------------------------------------------------------------
 
@@ -455,10 +393,10 @@ class LiveLog:
         if isinstance(read, Diagnostic):
             return Judgement(False, line, "", (read,))
         if not text.strip(" \t"):
-            return self._accept(replace(s, blank=s.lines > 0), Judgement(True, 0, "", ()), text)
+            return self._accept(replace(s, blank=s.lines > 0), Judgement(True, 0, "", ()))
         item, shift = self._read(text, line)
         if item is None:
-            return self._accept(replace(s, blank=s.lines > 0), Judgement(True, 0, "", ()), text)
+            return self._accept(replace(s, blank=s.lines > 0), Judgement(True, 0, "", ()))
         if isinstance(item, Diagnostic):
             return Judgement(False, line, "", (self._shifted(item, shift, text),))
         canonical = event_text(item)
@@ -466,7 +404,7 @@ class LiveLog:
         written, held = _release(s, item, out)
         moved = replace(s, lines=line, blank=False, held=held, start=_grown(s.start, out))
         if isinstance(item, Comment):
-            return self._accept(moved, Judgement(True, line, canonical, (), written=written), text)
+            return self._accept(moved, Judgement(True, line, canonical, (), written=written))
         return self._judge_event(item, moved, text, shift, canonical, written)
 
     def undo(self) -> Judgement | None:
@@ -485,18 +423,18 @@ class LiveLog:
 
     def _back_a_hand(self) -> None:
         """The ``hand`` line of the hand being played is taken back: the hand before becomes the
-        one being played, its lines fed again (from the start of the log, each hand before it
+        one being played, its lines fed again (the log rebuilt from its text, each hand before it
         judged at once) so that they can be taken back in turn."""
         lines = [line for segment in self._segments for line in segment.split("\n")[:-1]]
         again = LiveLog(self.path)
-        refused = again._replay(lines)
+        refused = again._rebuild(lines)
         assert refused is None, "lines accepted once are accepted again"
         self._state, self._history, self._texts = again._state, again._history, again._texts
         self._segments, self._finished, self._finished_lines = again._segments, again._finished, again._finished_lines
 
-    def _accept(self, state: _State, judged: Judgement, text: str) -> Judgement:
+    def _accept(self, state: _State, judged: Judgement) -> Judgement:
         self._history.append((self._state, judged))
-        self._texts.append(text)
+        self._texts.append(judged.text)
         self._state = state
         return judged
 
@@ -542,7 +480,7 @@ class LiveLog:
         ended = None
         if verdict is not None and verdict.finished and isinstance(event, _ENDS_HAND):
             ended = verdict
-        return self._accept(state, Judgement(True, line, canonical, shown, ended, written), text)
+        return self._accept(state, Judgement(True, line, canonical, shown, ended, written))
 
     def _new_hand(self, event: HandStart, moved: _State, judged: _Judged, text: str, canonical: str, written: str,
                   shown: tuple[Diagnostic, ...]) -> Judgement:
@@ -560,10 +498,8 @@ class LiveLog:
             if closed.valid:
                 carry.after(old_record.options, closed.players, closed.stacks_end, closed.pot_left)
             in_force = _latest((*s.before, *s.between))
-            start = old_record.start
-            previous = HandStart(start.number, old_record.players[old_record.dealer], start.span,
-                                 dealer_col=start.dealer_col)
-            state = replace(state, before=in_force, previous=previous,
+            state = replace(state, before=in_force, previous=_dealt(old_record.start, old_record.players,
+                                                                   old_record.dealer),
                             between=tuple(e for e in s.hand if isinstance(e, Tag)),
                             stacks=tuple(carry.stacks.items()), pot=carry.pot, game_hands=carry.hands,
                             done=s.done + 1)
@@ -573,7 +509,7 @@ class LiveLog:
         self._segments.append("".join(t + "\n" for t in self._texts))
         self._texts.clear()
         self._history.clear()
-        return self._accept(state, Judgement(True, line, canonical, shown, None, written, closed), text)
+        return self._accept(state, Judgement(True, line, canonical, shown, None, written, closed))
 
 
 class _Canonical:
@@ -638,33 +574,277 @@ def _read_one(text: str, path: str, line: int) -> Event | Diagnostic | None:
     return next((i for i in items if isinstance(i, Diagnostic) and i.is_error), items[0])
 
 
-_NOTHING = Blank(Span("", 0, 0))
-"""What :func:`_read_on` gives for a line with nothing on it (blank)."""
+def _dealt(start: HandStart, players: tuple[str, ...], dealer: int) -> HandStart:
+    """A hand's ``hand`` line with its dealer written out: what the grouping reads of the hand
+    before the one being played, so that the dealer passes on as in a whole file."""
+    return HandStart(start.number, players[dealer], start.span, dealer_col=start.dealer_col)
 
 
-def _read_on(lines: Sequence[str], at: int, path: str, offset: int) -> Iterator[tuple[int, str, Item | None]]:
-    """Each of ``lines[at:]`` read (its index, its text, and what it reads as: an event, a
-    syntax error, :data:`_NOTHING`, or ``None`` when it cannot be read with the others), read
-    together, each as line ``offset + index`` of ``path``: a run of lines at a time, each up to a
-    line that may start a hand (a hand's lines, as the reader reads them in a file)."""
-    count = len(lines)
-    while at < count:
-        end = at
-        while end < count - 1 and lines[end][:4].lower() != "hand":
-            end += 1
-        run = lines[at:end + 1]
-        found: list[Item | None] = [None] * len(run)
-        if not run[0].startswith(BOM):  # the reader would take it for the byte order mark of a file
-            for read in read_lines(run, path, trivia=True, first=offset + at):
-                k = (read.line if isinstance(read, Diagnostic) else read.span.line) - offset - at
-                got = found[k]
-                if got is None:
-                    found[k] = _NOTHING if isinstance(read, Blank) else read
-                elif isinstance(read, Diagnostic) and read.is_error and not isinstance(got, Diagnostic):
-                    found[k] = read  # as _read_one reads the line alone: its first error
-        for k, item in enumerate(found):
-            yield at + k, run[k], item
-        at = end + 1
+def _last_hand(lines: Sequence[str], path: str) -> int:
+    """The index of the last of ``lines`` that is a ``hand`` line (0: none after the first line)."""
+    for index in range(len(lines) - 1, 0, -1):
+        line = lines[index]
+        if line.lstrip(" \t")[:4].lower() == "hand" and isinstance(_read_one(line, path, index + 1), HandStart):
+            return index
+    return 0
+
+
+_SPACES = lazy_pattern(r"\n[ \t]+\n")
+"""A line of spaces or tabs alone, after the first, in lines joined with LF (each one's line end kept)."""
+
+
+def _numbered(lines: Sequence[str], end: int, path: str) -> tuple[str, list[int] | None]:
+    """The text of the lines of ``lines[:end]`` that the log numbers, and their indices
+    (``None``: all of them). Fed, a blank line before the first line written or after a blank
+    line is not numbered (see :meth:`LiveLog.feed`): the log's line numbers are those of the
+    lines without it."""
+    text = "\n".join(lines[:end]) + "\n" if end else ""
+    if not (text.startswith(("\n", " ", "\t")) or "\n\n\n" in text or _SPACES().search(text)):
+        return text, None  # no line of spaces alone, nor two blank lines in a row: all are numbered
+    numbered: list[int] | None = None
+    written = blank = False
+    for index in range(end):
+        line = lines[index]
+        if line.strip(" \t") or not isinstance(read_line(line, path, index + 1), str):
+            written, blank = True, False  # a line refused is an error: the reading stops before it
+        elif written and not blank:
+            blank = True
+        else:
+            if numbered is None:
+                numbered = list(range(index))
+            continue
+        if numbered is not None:
+            numbered.append(index)
+    if numbered is None:
+        return text, None
+    return "".join(lines[index] + "\n" for index in numbered), numbered
+
+
+class _Stop(Exception):
+    """A line of the hands read has an error: they are judged no further at once."""
+
+
+class _Entry(NamedTuple):
+    """A hand as the reading finds it, and where the log stands just before its ``hand`` line
+    (the fields of the :class:`_State` of a log fed so far)."""
+
+    start: HandStart | None
+    """``None``: the end of the reading."""
+    at: int
+    """The index of its ``hand`` line among the lines (the end of the reading's)."""
+    lines: int
+    blank: bool
+    sniff: str
+    """The log's text so far, as far as :attr:`_State.start` keeps it."""
+    in_force: tuple[Tag, ...]
+    first_tags: tuple[Tag, ...]
+    canonical: bool
+    """Every line so far is written as the log writes it (see :class:`_Canonical`)."""
+    events: list[Event]
+    """The events of the hand after its ``hand`` line (tags among them), as they are read."""
+
+
+class _Hand(NamedTuple):
+    """A hand judged: where it starts, its verdict, and the chips carried into it."""
+
+    entry: _Entry
+    line: int
+    """Its ``hand`` line's."""
+    verdict: HandVerdict
+    carry: tuple[tuple[tuple[str, int], ...], int, int]
+    """:attr:`_State.stacks`, :attr:`_State.pot` and :attr:`_State.game_hands` before it."""
+
+
+class _Reading:
+    """The hands of ``lines[:end]`` judged by the pipeline of ``kcref check``
+    (:func:`~kcref.referee.pipeline.check_items`), which reads them once: the state a log fed
+    these lines one by one would hold is kept from it as it goes, a hand at a time.
+
+    Each hand is judged once, whole, as ``kcref check`` judges it: its verdict and its line are
+    kept, and the chips it carries on are worked out as the referee carries them; the text of
+    the lines is kept as they were given (for :meth:`LiveLog.undo`). Then :meth:`take_into`
+    makes the last hand judged the one being played of a :class:`LiveLog`, from which the lines
+    after it are fed. As the pipeline hands each hand's diagnostics on before its verdict, the
+    first error (the reading stops there: :class:`_Stop`) leaves the last hand judged before it
+    clean, so the lines fed from there say which line is refused, as if every line had been
+    fed. The log's suppressions (``# kcref: ignore[...]``) silence nothing here: a line with an
+    error is refused all the same.
+
+    The canonical form is checked a line at a time, as the lines are read: what they write
+    (see :meth:`LiveLog.feed`) is the start of a :class:`_Canonical`'s text (its CRLF line ends
+    as LF) exactly when the text holds no byte order mark nor a CR alone, each blank line is
+    empty and numbered (see :func:`_numbered`), and each other line is the canonical text of
+    what it reads as.
+    """
+
+    def __init__(self, lines: Sequence[str], end: int, path: str, canonical: _Canonical | None) -> None:
+        self.lines, self.end, self.path, self.canonical = lines, end, path, canonical
+        self.read, self.numbered = _numbered(lines, end, path)
+        """What the pipeline reads, and the index of each of its lines among the lines (``None``: the same)."""
+        self.same = (canonical is not None and canonical.same and canonical.at == 0 and self.numbered is None
+                     and "\r" not in canonical.text and not canonical.text.startswith(BOM))
+        """The lines taken in so far are those a log fed them writes (see the class's docstring)."""
+        # The log as fed so far (see _State): lines written, a blank line waiting, its start.
+        self.count, self.blank, self.sniff = 0, False, ""
+        self.in_force: dict[str, Tag] = {}
+        self.first_tags: tuple[Tag, ...] = ()
+        self.next = 1
+        """The first line (in the log's numbering) not taken in yet."""
+        self.events: list[Event] | None = None
+        """Those of the hand being read."""
+        self.entries: deque[_Entry] = deque()
+        """The hands read, not judged yet."""
+        self.last: _Entry | None = None
+        self.carry = ChipCarry()
+        self.judged: _Hand | None = None
+        """The last hand judged (with no error)."""
+        self.before: _Hand | None = None
+        """The hand before it."""
+        self.finished: list[HandVerdict] = []
+        self.finished_lines = array("q")
+
+    def take_into(self, log: LiveLog) -> int:
+        """Judge the hands (when there are two or more), make the last one judged with no error
+        the one being played of ``log``, a new log, and give the index of the line to feed next."""
+        if self.end > 0:
+            try:
+                check_items(self.items(), self.path, keep_hands=False, emit=self.emit, on_hand=self.on_hand,
+                            suppress=False)
+            except _Stop:
+                pass
+        return self.hand_over(log)
+
+    def index(self, line: int) -> int:
+        """The index among the lines of the line numbered ``line``."""
+        return line - 1 if self.numbered is None else self.numbered[line - 1]
+
+    def items(self) -> Iterator[object]:
+        """What the reader makes of the lines, taken in on the way."""
+        take, entries = self.take, self.entries
+        read, self.read = self.read, ""
+        for item in read_runs(text_stream(read), self.path):
+            if isinstance(item, Run):
+                take(item.events)
+                if self.events is not None:
+                    self.events += item.events
+            elif isinstance(item, HandStart):
+                self.gaps(item.span.line)
+                entries.append(self.entry(item))
+                take((item,))
+                self.events = entries[-1].events
+            elif isinstance(item, Tag):
+                take((item,))
+                self.in_force[item.name] = item
+                self.first_tags = _first_tags(self.first_tags, item)
+                if self.events is not None:
+                    self.events.append(item)
+            yield item
+        self.gaps(self.end + 1 if self.numbered is None else len(self.numbered) + 1)
+        self.last = self.entry(None)
+
+    def take(self, events: Sequence[Event]) -> None:
+        """Take in the lines of ``events``, in order, each after the lines before it that are no
+        event, as :meth:`LiveLog.feed` would."""
+        if not events:
+            return
+        expected, last = self.next, events[-1].span.line
+        if len(self.sniff) >= SNIFF and last - expected == len(events) - 1:  # the lines follow on
+            if self.same:  # then the log numbers every line (see __init__)
+                self.same = list(map(event_text, events)) == self.lines[expected - 1:last]
+            self.count, self.blank, self.next = last, False, last + 1
+            return
+        lines, numbered, same, short = self.lines, self.numbered, self.same, len(self.sniff) < SNIFF
+        for event in events:
+            line = event.span.line
+            if line != expected:
+                self.same, self.next = same, expected
+                self.gaps(line)
+                same, short = self.same, len(self.sniff) < SNIFF
+            if same or short:
+                text = event_text(event)
+                if same:
+                    same = text == lines[line - 1 if numbered is None else numbered[line - 1]]
+                if short:
+                    self.sniff = _grown(self.sniff, ("\n" if self.blank else "") + text + "\n")
+                    short = len(self.sniff) < SNIFF
+                self.blank = False
+            expected = line + 1
+        self.count, self.blank, self.same, self.next = expected - 1, False, same, expected
+
+    def gaps(self, upto: int) -> None:
+        """Take in the lines before line ``upto`` that are no event: blank lines, comments (and
+        lines with an error, which stop the reading)."""
+        while self.next < upto:
+            line = self.next
+            text = self.lines[self.index(line)]
+            self.next = line + 1
+            if not text.strip(" \t"):
+                self.blank = True
+                self.same = self.same and not text
+                continue
+            item = _read_one(text, self.path, line)
+            if isinstance(item, Comment):
+                self.take((item,))
+
+    def entry(self, start: HandStart | None) -> _Entry:
+        return _Entry(start, self.end if start is None else self.index(start.span.line), self.count, self.blank,
+                      self.sniff, tuple(self.in_force.values()), self.first_tags, self.same, [])
+
+    def emit(self, d: Diagnostic) -> None:
+        if d.is_error:
+            raise _Stop
+
+    def on_hand(self, verdict: HandVerdict, line: int) -> None:
+        """A hand judged with no error: it is the last one, the one before it is finished."""
+        entry = self.entries.popleft()
+        carry = self.carry
+        into = (tuple(carry.stacks.items()), carry.pot, carry.hands)
+        carry.before(verdict.options)
+        if verdict.valid:
+            carry.after(verdict.options, verdict.players, verdict.stacks_end, verdict.pot_left)
+        done = self.judged
+        if done is not None:
+            self.finished.append(done.verdict)
+            self.finished_lines.append(done.line)
+        self.before, self.judged = done, _Hand(entry, line, verdict, into)
+
+    def hand_over(self, log: LiveLog) -> int:
+        """Make the last hand judged the one being played of ``log`` (nothing, when no hand
+        was judged); the index of the line after it."""
+        hand = self.judged
+        if hand is None:
+            return 0
+        after = self.entries[0] if self.entries else self.last
+        assert after is not None, "the reading ends before the verdict on its last hand"
+        entry, before = hand.entry, self.before
+        tags, previous = entry.in_force, None
+        between: tuple[Tag, ...] = ()
+        if before is not None:
+            assert before.entry.start is not None
+            tags = before.entry.in_force
+            previous = _dealt(before.entry.start, before.verdict.players, before.verdict.dealer)
+            between = tuple(e for e in before.entry.events if isinstance(e, Tag))
+        assert entry.start is not None
+        events = (entry.start, *entry.events)
+        stacks, pot, game_hands = hand.carry
+        state = _State(lines=after.lines, blank=after.blank, before=tags, previous=previous, between=between,
+                       hand=events, sources=tuple((e.span.line, self.lines[self.index(e.span.line)]) for e in events),
+                       stacks=stacks, pot=pot, game_hands=game_hands, done=len(self.finished),
+                       first_tags=after.first_tags, start=after.sniff)
+        # The state a log fed these lines holds once the hand's last line is fed.
+        judged = _judge(log.path, replace(state, hand=events[:-1]), events[-1])
+        record, verdict = judged.judged[-1]
+        log._state = replace(state, record=record, verdict=verdict, visible=judged.visible,
+                             held_back=judged.held_back)
+        log._finished, log._finished_lines = self.finished, self.finished_lines
+        log._segments = ["\n".join(self.lines[:entry.at]) + "\n" if entry.at else ""]
+        log._texts, log._history = list(self.lines[entry.at:after.at]), []
+        canonical = self.canonical
+        if canonical is not None:
+            # What the lines before it write is the text up to them (a blank line last waits).
+            canonical.same = after.canonical
+            canonical.at = sum(map(len, self.lines[:after.at])) + after.at - (1 if after.blank else 0)
+        return after.at
 
 
 def _judge(path: str, s: _State, event: Event) -> _Judged:
@@ -680,7 +860,9 @@ def _judge(path: str, s: _State, event: Event) -> _Judged:
             if item.start.span.line < floor:
                 previous_number = item.number
                 continue
-            record, diagnostics = check_hand(item, previous_number)
+            index = s.done + 1 + len(records)  # its place in the log, not in the window read
+            record, diagnostics = check_hand(item if item.index == index else replace(item, index=index),
+                                             previous_number)
             previous_number = record.number
             found.extend(d for d in diagnostics if d.code not in NOT_YET)
             records.append(record)

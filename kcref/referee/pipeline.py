@@ -107,7 +107,7 @@ def _settings(config: Config | None) -> tuple[Defaults, frozenset[str]]:
 
 def check_items(items: Iterable[object], path: str, *, keep_hands: bool = True, emit: Emit | None = None,
                 sources: SourceLines | None = None, on_hand: OnHand | None = None,
-                keep: Keep | None = None, config: Config | None = None) -> FileReport:
+                keep: Keep | None = None, config: Config | None = None, suppress: bool = True) -> FileReport:
     """Check a stream of events and syntax diagnostics read from ``path``: set-up, then replay.
 
     Diagnostics go to ``emit`` as each hand is judged (else into ``report.diagnostics``), only
@@ -115,10 +115,12 @@ def check_items(items: Iterable[object], path: str, *, keep_hands: bool = True, 
     ``report.hands`` only with ``keep_hands``. ``sources`` is where the reader keeps the text of
     the lines, for the diagnostics' caret display: each hand's lines are released once its
     diagnostics are out. ``config`` gives the rules and options of a log without those tags,
-    and the codes that are neither handed on nor counted (see :meth:`Config.ignored`).
+    and the codes that are neither handed on nor counted (see :meth:`Config.ignored`). Without
+    ``suppress``, the log's ``# kcref: ignore[...]`` comments silence nothing, as for
+    :class:`~kcref.referee.live.LiveLog`, which refuses a line with any error.
     """
     defaults, ignored = _settings(config)
-    check = _Check(path, keep_hands, emit, sources, on_hand, keep, ignored)
+    check = _Check(path, keep_hands, emit, sources, on_hand, keep, ignored, suppress)
     for verdict in referee_hands(check.records(items, defaults)):
         check.hand(verdict)
     check.note_suppressions()
@@ -131,8 +133,10 @@ class _Check:
     verdict to come), and the diagnostics not yet handed on."""
 
     def __init__(self, path: str, keep_hands: bool, emit: Emit | None, sources: SourceLines | None,
-                 on_hand: OnHand | None, keep: Keep | None = None, ignored: frozenset[str] = frozenset()) -> None:
+                 on_hand: OnHand | None, keep: Keep | None = None, ignored: frozenset[str] = frozenset(),
+                 suppress: bool = True) -> None:
         self.path = path
+        self.suppress = suppress
         self.keep = keep
         self.ignored = ignored
         self.keep_hands = keep_hands
@@ -175,7 +179,7 @@ class _Check:
         """Read the suppressions of the lines set aside: once a hand is read whole, its lines'
         text is kept (see :class:`~kcref.notation.sourcelines.SourceLines`)."""
         note, sources = self.suppressions.note, self.sources
-        for line, comment in self.later:
+        for line, comment in self.later if self.suppress else ():
             text = "" if sources is None else sources.get(line)
             note(line, comment or text, text)
         self.later.clear()
