@@ -259,8 +259,7 @@ class ScoringSystem(NamedTuple):
     def __ne__(self, other: object) -> bool:
         return self is not other
 
-    def __hash__(self) -> int:
-        return object.__hash__(self)
+    __hash__ = object.__hash__
 
     def __str__(self) -> str:
         return self.name
