@@ -16,7 +16,7 @@ from __future__ import annotations
 import functools
 import re
 import sys
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from itertools import chain
 from typing import TYPE_CHECKING, Any, BinaryIO, NamedTuple, cast
 
@@ -47,7 +47,7 @@ from ..model.events import (
 from ..model.patterns import lazy_pattern
 from . import lexicon
 from .sourcelines import SourceLines
-from .textlines import text_lines
+from .textlines import Line, text_chunks, text_lines
 
 if TYPE_CHECKING:
     import pyparsing as pp
@@ -678,14 +678,21 @@ def read_runs(source: str | BinaryIO, path: str, keep: SourceLines | None = None
 
 
 def _file(path: str, trivia: bool, keep: SourceLines | None) -> Iterator[Item]:
+    name = "<stdin>" if path == "-" else path
+    return _reading(chain.from_iterable(_file_chunks(path, name)), name, trivia, keep)
+
+
+def _file_chunks(path: str, name: str) -> Iterator[Sequence[Line]]:
+    """The lines of the file at ``path`` (``-``: standard input) a chunk at a time, as
+    :func:`~kcref.notation.textlines.text_chunks` gives them, the file closed once they are
+    read; a file that cannot be opened gives a KC001 diagnostic alone."""
     try:
         stream: BinaryIO = sys.stdin.buffer if path == "-" else open(path, "rb")  # noqa: SIM115
     except OSError as exc:
-        yield diagnostic(path, 0, 0, "KC001", cannot_read(exc))
+        yield [diagnostic(path, 0, 0, "KC001", cannot_read(exc))]
         return
     try:
-        name = "<stdin>" if path == "-" else path
-        yield from _reading(text_lines(stream, name), name, trivia, keep)
+        yield from text_chunks(stream, name)
     finally:
         if path != "-":
             stream.close()
