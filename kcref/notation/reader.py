@@ -80,9 +80,9 @@ def _ci(word: str) -> str:
 
 def _without_comment(text: str) -> tuple[str, str]:
     """``text`` cut before its comment (from its first '#' on), and the comment without its trailing blanks."""
-    hash_at = text.find("#")
-    if hash_at < 0:
+    if "#" not in text:  # most lines have no comment
         return text, ""
+    hash_at = text.find("#")
     return text[:hash_at], text[hash_at:].rstrip()
 
 
