@@ -259,7 +259,8 @@ class ScoringSystem(NamedTuple):
     def __ne__(self, other: object) -> bool:
         return self is not other
 
-    __hash__ = object.__hash__
+    def __hash__(self) -> int:
+        return object.__hash__(self)
 
     def __str__(self) -> str:
         return self.name
