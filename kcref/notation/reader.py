@@ -127,14 +127,9 @@ _action_re = lazy_pattern(
 )
 
 
-class _Piece(NamedTuple):
-    """The reading of a well-formed piece of a turn line (the text between two ';')."""
-
-    action: Action
-    blanks: int
-    """The blanks before the action."""
-    width: int
-    """The piece's width with the ';' after it."""
+_Piece = tuple[Action, int, int]
+"""The reading of a well-formed piece of a turn line (the text between two ';'): its action, the
+blanks before the action, and the piece's width with the ';' after it."""
 
 
 @remembered
@@ -152,7 +147,7 @@ def _piece(piece: str) -> _Piece | None:
         action = Draw(parse_card(m["drawn"]) if m["drawn"] else None)
     else:
         action = PASS
-    return _Piece(action, len(piece) - len(piece.lstrip(" \t")), len(piece) + 1)
+    return action, len(piece) - len(piece.lstrip(" \t")), len(piece) + 1
 
 
 def _fast_turn(player: str, head: str, rest: str, path: str, lineno: int) -> Turn | None:
