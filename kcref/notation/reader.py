@@ -16,7 +16,7 @@ from __future__ import annotations
 import functools
 import re
 import sys
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from itertools import chain
 from typing import TYPE_CHECKING, Any, BinaryIO, NamedTuple, cast
 
@@ -47,7 +47,7 @@ from ..model.events import (
 from ..model.patterns import lazy_pattern
 from . import lexicon
 from .sourcelines import SourceLines
-from .textlines import text_lines
+from .textlines import Line, text_chunks, text_lines
 
 if TYPE_CHECKING:
     import pyparsing as pp
@@ -63,11 +63,14 @@ BOM = "\ufeff"
 # says what the line is (a player's name: a turn; 'deal NAME' or 'reveal NAME': a deal or reveal
 # line), and what follows is cut into pieces: the actions between ';', the cards between blanks.
 # A log writes the same few heads and pieces again and again: each different one is read once,
-# by a regex made of the lexicon's tokens, and remembered (up to MEMORY of each kind). The other
-# lines are read by a regex each. A regex is compiled when a line first needs it.
+# by a regex made of the lexicon's tokens, and remembered (the latest MEMORY of each kind). The
+# other lines are read by a regex each. A regex is compiled when a line first needs it.
 
 MEMORY = 10_000
 """How many different readings of each kind (heads, actions, cards, layout entries) are remembered."""
+
+remembered = functools.lru_cache(maxsize=MEMORY)
+"""A reading of a piece of text, remembered for the next time the same text comes."""
 
 
 def _ci(word: str) -> str:
@@ -77,9 +80,9 @@ def _ci(word: str) -> str:
 
 def _without_comment(text: str) -> tuple[str, str]:
     """``text`` cut before its comment (from its first '#' on), and the comment without its trailing blanks."""
-    hash_at = text.find("#")
-    if hash_at < 0:
+    if "#" not in text:  # most lines have no comment
         return text, ""
+    hash_at = text.find("#")
     return text[:hash_at], text[hash_at:].rstrip()
 
 
@@ -106,21 +109,14 @@ def is_name(text: str) -> bool:
 
 
 _KEYWORDS = frozenset(lexicon.KEYWORDS)
-_turn_heads: dict[str, str | None] = {}
 
 
+@remembered
 def _turn_head(head: str) -> str | None:
     """The player's name a turn line's head spells, or None to decline."""
-    try:
-        return _turn_heads[head]
-    except KeyError:
-        pass
     name = head.rstrip(" \t")
     ok = is_name(name) and name.split(" ", 1)[0].lower() not in _KEYWORDS
-    result = name if ok else None
-    if len(_turn_heads) < MEMORY:
-        _turn_heads[head] = result
-    return result
+    return name if ok else None
 
 
 _action_re = lazy_pattern(
@@ -135,31 +131,23 @@ _Piece = tuple[Action, int, int]
 """The reading of a well-formed piece of a turn line (the text between two ';'): its action, the
 blanks before the action, and the piece's width with the ';' after it."""
 
-_pieces: dict[str, _Piece | None] = {}
 
-
+@remembered
 def _piece(piece: str) -> _Piece | None:
     """The reading of a piece of a turn line, or None to decline."""
-    try:
-        return _pieces[piece]
-    except KeyError:
-        pass
     m = _action_re().fullmatch(piece.strip(" \t"))
-    result = None
-    if m is not None:
-        action: Action
-        if m["card"]:
-            action = PlayCard(parse_card(m["card"]), parse_pile(m["dst"]))
-        elif m["src"]:
-            action = MovePile(parse_pile(m["src"]), parse_pile(m["dst"]))
-        elif m["draw"]:
-            action = Draw(parse_card(m["drawn"]) if m["drawn"] else None)
-        else:
-            action = PASS
-        result = (action, len(piece) - len(piece.lstrip(" \t")), len(piece) + 1)
-    if len(_pieces) < MEMORY:
-        _pieces[piece] = result
-    return result
+    if m is None:
+        return None
+    action: Action
+    if m["card"]:
+        action = PlayCard(parse_card(m["card"]), parse_pile(m["dst"]))
+    elif m["src"]:
+        action = MovePile(parse_pile(m["src"]), parse_pile(m["dst"]))
+    elif m["draw"]:
+        action = Draw(parse_card(m["drawn"]) if m["drawn"] else None)
+    else:
+        action = PASS
+    return action, len(piece) - len(piece.lstrip(" \t")), len(piece) + 1
 
 
 def _fast_turn(player: str, head: str, rest: str, path: str, lineno: int) -> Turn | None:
@@ -171,7 +159,7 @@ def _fast_turn(player: str, head: str, rest: str, path: str, lineno: int) -> Tur
     cols: list[int] = []
     at = len(head) + 2  # the column where the piece starts, the first after ':'
     for piece in pieces:
-        hit = _pieces.get(piece) or _piece(piece)  # a piece read before costs no call
+        hit = _piece(piece)
         if hit is None:
             if len(actions) == len(pieces) - 1 > 0 and not piece.strip(" \t"):
                 break  # one trailing ';' is allowed
@@ -192,36 +180,22 @@ class _CardsHead(NamedTuple):
 
 
 _cards_head_re = lazy_pattern(rf"(?P<kw>{_ci('deal')}|{_ci('reveal')})[ \t]+(?P<name>{lexicon.NAME_RE})[ \t]*")
-_cards_heads: dict[str, _CardsHead | None] = {}
 
 
+@remembered
 def _cards_head(head: str) -> _CardsHead | None:
     """The reading of a deal or reveal line's head, or None to decline."""
-    try:
-        return _cards_heads[head]
-    except KeyError:
-        pass
     m = _cards_head_re().fullmatch(head)
-    result = None if m is None else _CardsHead(Deal if m["kw"][0] in "Dd" else Reveal, m["name"], m.start("name") + 1)
-    if len(_cards_heads) < MEMORY:
-        _cards_heads[head] = result
-    return result
+    return None if m is None else _CardsHead(Deal if m["kw"][0] in "Dd" else Reveal, m["name"], m.start("name") + 1)
 
 
 _card_re = lazy_pattern(lexicon.CARD_RE)
-_card_words: dict[str, Card | None] = {}
 
 
+@remembered
 def _card_word(word: str) -> Card | None:
     """The card a word spells, or None."""
-    try:
-        return _card_words[word]
-    except KeyError:
-        pass
-    card = parse_card(word) if _card_re().fullmatch(word) else None
-    if len(_card_words) < MEMORY:
-        _card_words[word] = card
-    return card
+    return parse_card(word) if _card_re().fullmatch(word) else None
 
 
 def _fast_cards(head: _CardsHead, at: int, rest: str, path: str, lineno: int) -> Event | None:
@@ -237,20 +211,13 @@ def _fast_cards(head: _CardsHead, at: int, rest: str, path: str, lineno: int) ->
 
 
 _entry_re = lazy_pattern(rf"(?P<pile>{lexicon.PILE_RE}):(?P<card>{lexicon.CARD_RE})")
-_entry_words: dict[str, tuple[Pile, Card] | None] = {}
 
 
+@remembered
 def _entry_word(word: str) -> tuple[Pile, Card] | None:
     """The layout entry (``PILE:CARD``) a word spells, or None."""
-    try:
-        return _entry_words[word]
-    except KeyError:
-        pass
     m = _entry_re().fullmatch(word)
-    entry = None if m is None else (parse_pile(m["pile"]), parse_card(m["card"]))
-    if len(_entry_words) < MEMORY:
-        _entry_words[word] = entry
-    return entry
+    return None if m is None else (parse_pile(m["pile"]), parse_card(m["card"]))
 
 
 def _fast_layout(line: str, path: str, lineno: int) -> Event | None:
@@ -323,7 +290,7 @@ def fast_line(line: str, path: str, lineno: int) -> Event | None:
     head, colon, rest = line.partition(":")
     if colon:
         # A name whose first word is no keyword starts no other kind of line.
-        player = _turn_heads.get(head) or _turn_head(head)
+        player = _turn_head(head)
         if player is not None:
             return _fast_turn(player, head, rest, path, lineno)
         cards_head = _cards_head(head)
@@ -706,14 +673,21 @@ def read_runs(source: str | BinaryIO, path: str, keep: SourceLines | None = None
 
 
 def _file(path: str, trivia: bool, keep: SourceLines | None) -> Iterator[Item]:
+    name = "<stdin>" if path == "-" else path
+    return _reading(chain.from_iterable(_file_chunks(path, name)), name, trivia, keep)
+
+
+def _file_chunks(path: str, name: str) -> Iterator[Sequence[Line]]:
+    """The lines of the file at ``path`` (``-``: standard input) a chunk at a time, as
+    :func:`~kcref.notation.textlines.text_chunks` gives them, the file closed once they are
+    read; a file that cannot be opened gives a KC001 diagnostic alone."""
     try:
         stream: BinaryIO = sys.stdin.buffer if path == "-" else open(path, "rb")  # noqa: SIM115
     except OSError as exc:
-        yield diagnostic(path, 0, 0, "KC001", cannot_read(exc))
+        yield [diagnostic(path, 0, 0, "KC001", cannot_read(exc))]
         return
     try:
-        name = "<stdin>" if path == "-" else path
-        yield from _reading(text_lines(stream, name), name, trivia, keep)
+        yield from text_chunks(stream, name)
     finally:
         if path != "-":
             stream.close()
