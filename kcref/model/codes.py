@@ -19,10 +19,6 @@ class Severity(enum.Enum):
     WARNING = "warning"
     INFO = "info"
 
-    # Members are singletons: identity hashing is exact and cheaper than Enum.__hash__ (the
-    # severities count each file's diagnostics).
-    __hash__ = object.__hash__
-
 
 class CodeInfo(NamedTuple):
     code: str

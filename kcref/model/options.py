@@ -19,18 +19,12 @@ class DrawTime(enum.Enum):
     START = "start"    # 004, 001 "draw first": the turn's first action
     STUCK = "stuck"    # 004 variant: only when the player cannot make a play
 
-    # Members are singletons: identity hashing is exact, and an Options record (hashed for
-    # each hand's engine policy) hashes without a call into Enum.__hash__.
-    __hash__ = object.__hash__
-
 
 class LayoutKings(enum.Enum):
     """What happens to Kings turned up in the layout."""
 
     STAY = "stay"      # 001, 000: they stay; any player may move that pile to a corner
     CORNER = "corner"  # 004, 001 "immediate corners": to a corner at once, replaced from the stock
-
-    __hash__ = object.__hash__
 
 
 class ForcedKings(enum.Enum):
@@ -40,8 +34,6 @@ class ForcedKings(enum.Enum):
     ERROR = "error"    # 001 "mandatory Kings" without chips: holding a King is a rule error
     CHIPS = "chips"    # 000: holding a King past the first chance costs chips
 
-    __hash__ = object.__hash__
-
 
 class DrawnKing(enum.Enum):
     """What happens to a King drawn from the stock."""
@@ -49,16 +41,12 @@ class DrawnKing(enum.Enum):
     HAND = "hand"      # 001, 004: it goes to hand like any other card
     PLACE = "place"    # 000, 003: placed at once in an empty corner; the turn ends, no new draw
 
-    __hash__ = object.__hash__
-
 
 class CompletedPiles(enum.Enum):
     """What happens to a pile that runs complete from King to Ace."""
 
     STAY = "stay"      # every source's base rule
     REMOVE = "remove"  # 004 option: cleared from the table (out of play for the rest of the hand)
-
-    __hash__ = object.__hash__
 
 
 class Options(NamedTuple):
