@@ -12,6 +12,7 @@ import warnings
 from collections.abc import Iterator
 from contextlib import ExitStack
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -371,3 +372,18 @@ def test_docs_serve_md_lists_every_route(served: Served) -> None:
         path = route.path.replace("/static/{name}", "/static/serve.js").replace("/favicon.ico", "")
         if path:
             assert f" {path}" in doc or f"`{path}" in doc, path
+
+
+def test_the_nights_report_is_served_live_from_the_log(served: Served) -> None:
+    from kcref.apps.serve.guard import REPORT_CSP
+
+    for line in HAND:
+        served.line(line)
+    served.line("KS->NE; AH->S")
+    response: Any = served.get("/report", served.keys.view)
+    assert response.status_code == 200 and response.headers["content-security-policy"] == REPORT_CSP
+    page = response.text
+    assert '<meta http-equiv="refresh"' in page and "Ann: KS-&gt;NE; AH-&gt;S" in page
+    assert "t.log" in page and str(served.path.parent) not in page  # the log's name, not the copy's folder
+    forbidden: Any = served.client.get("/report")
+    assert forbidden.status_code == 403

@@ -33,6 +33,10 @@ CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self';
 """The page's Content-Security-Policy: nothing from elsewhere, no inline script nor handler."""
 SVG_CSP = "default-src 'none'; style-src 'unsafe-inline'; sandbox"
 """The table's picture carries its own style sheet, and runs nothing (it is shown as an image)."""
+REPORT_CSP = ("default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:; "
+              "base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
+"""The report page's own policy (its style sheet and script are inline, made by kcref; every text
+of the log in it is escaped), with nothing more allowed."""
 HEADERS = {
     "X-Content-Type-Options": "nosniff",
     "Referrer-Policy": "no-referrer",  # the URL holds the secret

@@ -91,6 +91,26 @@ class TableRoom:
         """The log as it is on disk."""
         return self.file.recorded()
 
+    def report_page(self, recorded: bytes) -> str:
+        """The night's ``kcref report`` page of ``recorded`` (the log's bytes, read by
+        :meth:`log_text` between two writes), as a live page that reloads itself: it is read
+        from a copy, under the log's own name, so that no write is read half done."""
+        import os
+        import tempfile
+
+        from ...files.inputs import resolve
+        from ..report.page import build_report
+
+        with tempfile.TemporaryDirectory(prefix="kcref-serve-") as folder:
+            copy = os.path.join(folder, os.path.basename(self.file.path))
+            with open(copy, "wb") as f:
+                f.write(recorded)
+            result = build_report(resolve([copy]), live=True)
+            try:
+                return result.html
+            finally:
+                result.page.close()
+
     # --- changing --------------------------------------------------------------------------
 
     def submit(self, text: str, version: int) -> Outcome:

@@ -25,7 +25,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from ...model.diagnostics import Diagnostic
 from ...notation.reader import read_text
 from ...notation.writer import action_text
-from .guard import CSP, HEADERS, KEY_COOKIE, MAX_BODY, MAX_LINE, SVG_CSP, Keys, RateLimit, same_origin
+from .guard import CSP, HEADERS, KEY_COOKIE, MAX_BODY, MAX_LINE, REPORT_CSP, SVG_CSP, Keys, RateLimit, same_origin
 from .room import DROPPED, Broadcast, TableRoom
 
 STATIC = {"serve.js": "text/javascript; charset=utf-8", "serve.css": "text/css; charset=utf-8",
@@ -110,6 +110,7 @@ class Table:
             Route("/state", self.state),
             Route("/table.svg", self.picture),
             Route("/log", self.log_text),
+            Route("/report", self.report),
             Route("/offers", self.offers),
             Route("/line", self.line, methods=["POST"]),
             Route("/undo", self.undo, methods=["POST"]),
@@ -161,6 +162,14 @@ class Table:
         if not self.keys.access(request).read:
             return Response(FORBIDDEN, 403, media_type="text/plain")
         return Response(self.room.log_text(), media_type="text/plain; charset=utf-8")
+
+    async def report(self, request: Request) -> Response:
+        """The night's ``kcref report`` page, made from the log as it stands (it reloads itself)."""
+        if not self.keys.access(request).read:
+            return Response(FORBIDDEN, 403, media_type="text/plain")
+        recorded = self.room.log_text()  # here, between two writes; the page is made in a thread
+        page = await asyncio.to_thread(self.room.report_page, recorded)
+        return Response(page, media_type="text/html; charset=utf-8", headers={"Content-Security-Policy": REPORT_CSP})
 
     async def offers(self, request: Request) -> Response:
         """The legal next actions of the player to play once the actions in ``after`` are played."""
