@@ -183,3 +183,24 @@ def _no_surrogates(value: object) -> object:
     if isinstance(value, (list, tuple)):
         return [_no_surrogates(v) for v in value]
     return value
+
+
+_TOKEN_ENDS = frozenset(" \t;,#\"[]")
+"""What ends the token a diagnostic points at: blanks, the separators of actions, cards and
+claims, a comment, and a tag's brackets and quotes."""
+
+
+def end_column(source: str, column: int) -> int:
+    """The column just past the token that starts at ``column`` (1-based) of the line ``source``:
+    where a diagnostic's range ends (a card, an action such as ``5S->E``, a player, a keyword, a
+    figure). A ``:`` that ends the token is left out (``Bob:`` points at ``Bob``). At least one
+    character is covered where the column lies within the line; past its end, none."""
+    start = column - 1
+    if start < 0 or start >= len(source):
+        return max(column, 1)
+    end = start
+    while end < len(source) and source[end] not in _TOKEN_ENDS:
+        end += 1
+    if end - start > 1 and source[end - 1] == ":":
+        end -= 1
+    return max(end, start + 1) + 1
