@@ -12,7 +12,7 @@ from tests.util import ROOT
 NOT_FOR_TEXT = ("xml.sax.saxutils", "urllib.request", "http.client", "shlex", "kcref.cli.fmt", "kcref.cli.score",
                 "kcref.cli.show", "kcref.cli.play", "kcref.output.score_formats", "kcref.output.fmt_report",
                 "kcref.cli.report", "kcref.output.report_page", "kcref.output.report_data", "jinja2", "markupsafe", "openskill",
-                "xml.etree.ElementTree")
+                "xml.etree.ElementTree", "pygls", "lsprotocol", "kcref.apps.lsp.server")
 """Modules that ``kcref check`` on a log without errors, in plain text, does not import."""
 
 

@@ -185,9 +185,9 @@ def _no_surrogates(value: object) -> object:
     return value
 
 
-_TOKEN_ENDS = frozenset(" \t;,#\"[]")
-"""What ends the token a diagnostic points at: blanks, the separators of actions, cards and
-claims, a comment, and a tag's brackets and quotes."""
+_token = lazy_pattern(r"[^ \t;,#\"\[\]]*")
+"""A token a diagnostic points at: up to a blank, a separator of actions, cards or claims
+(``;`` ``,``), a comment, or a tag's brackets and quotes."""
 
 
 def end_column(source: str, column: int) -> int:
@@ -198,9 +198,8 @@ def end_column(source: str, column: int) -> int:
     start = column - 1
     if start < 0 or start >= len(source):
         return max(column, 1)
-    end = start
-    while end < len(source) and source[end] not in _TOKEN_ENDS:
-        end += 1
+    match = _token().match(source, start)
+    end = match.end() if match is not None else start
     if end - start > 1 and source[end - 1] == ":":
         end -= 1
     return max(end, start + 1) + 1

@@ -76,17 +76,31 @@ class KcrefServer(LanguageServer):
         end = min(max(span.end, start), len(text))
         return lsp.Range(self._client(text, line, start), self._client(text, line, end))
 
+    def units(self, text: str) -> int:
+        """How many units the client counts in ``text`` (pygls counts them a character at a
+        time, too slow for a line of megabytes)."""
+        if text.isascii():
+            return len(text)
+        encoding = self.codec.encoding
+        if encoding == lsp.PositionEncodingKind.Utf8:
+            return len(text.encode("utf-8", "surrogatepass"))
+        if encoding == lsp.PositionEncodingKind.Utf32:
+            return len(text)
+        return len(text.encode("utf-16-le", "surrogatepass")) // 2
+
     def _client(self, text: str, line: int, character: int) -> lsp.Position:
-        return lsp.Position(line, self.codec.client_num_units(text[:character]))
+        return lsp.Position(line, self.units(text[:character]))
 
     def character(self, judged: Judged, position: lsp.Position) -> tuple[int, str]:
         """The cursor as a line index and the text before it on that line (in characters)."""
         text = judged.lines[position.line] if position.line < len(judged.lines) else ""
+        if text.isascii():
+            return position.line, text[:position.character]
         units = 0
         for i, ch in enumerate(text):
             if units >= position.character:
                 return position.line, text[:i]
-            units += self.codec.client_num_units(ch)
+            units += self.units(ch)
         return position.line, text
 
     # --- diagnostics -----------------------------------------------------------------------------
@@ -198,7 +212,7 @@ async def formatting(ls: KcrefServer, params: lsp.DocumentFormattingParams) -> l
     if canonical is None or canonical == text:
         return None if canonical is None else []
     lines = text.split("\n")
-    end = lsp.Position(len(lines) - 1, ls.codec.client_num_units(lines[-1]))
+    end = lsp.Position(len(lines) - 1, ls.units(lines[-1]))
     return [lsp.TextEdit(lsp.Range(lsp.Position(0, 0), end), canonical)]
 
 
@@ -227,8 +241,8 @@ async def semantic_tokens(ls: KcrefServer, params: lsp.SemanticTokensParams) -> 
     last_line = last_start = 0
     for token in features.tokens(lines):
         text = lines[token.line]
-        start = ls.codec.client_num_units(text[:token.start])
-        length = ls.codec.client_num_units(text[token.start:token.start + token.length])
+        start = ls.units(text[:token.start])
+        length = ls.units(text[token.start:token.start + token.length])
         delta_line = token.line - last_line
         delta_start = start - last_start if delta_line == 0 else start
         modifiers = 0 if token.suit is None else 1 << features.SUIT_MODIFIERS.index(token.suit)
