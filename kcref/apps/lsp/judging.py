@@ -27,9 +27,9 @@ from ...engine.carry import ChipCarry
 from ...files.config import Config
 from ...model.diagnostics import Diagnostic
 from ...model.events import HandStart, Tag
-from ...notation.reader import Run, read_runs
+from ...notation.reader import Run, _in_runs, _reading
 from ...notation.sourcelines import SourceLines
-from ...notation.textlines import text_stream
+from ...notation.textlines import text_lines, text_stream
 from ...referee.grouping import HandRecord
 from ...referee.pipeline import _Check, _settings
 from ...referee.replay import referee_hand
@@ -104,16 +104,23 @@ class _Window:
         self.hands: list[JudgedHand] = []
         self.tags: list[Tag] = []
         self.after_first_hand_tag = False
+        self.whole_only = False
+        """Something was read that only the whole text can say for sure."""
 
     def emit(self, d: Diagnostic) -> None:
         if d.line >= self.floor or (self.floor == 1 and d.line <= 0):
             self.found.append(d._replace(source=""))
 
     def items(self, text: str, sources: SourceLines) -> Iterator[object]:
+        """The head, then what the reader makes of ``text``, its first line numbered as the floor
+        (as :func:`~kcref.notation.reader.read_runs` reads a whole text)."""
         yield from self.head
         seen_hand = False
-        for item in read_runs(text_stream(text), self.path, sources):
-            if isinstance(item, HandStart):
+        for item in _in_runs(_reading(text_lines(text_stream(text), self.path), self.path, False, sources,
+                                      first=self.floor)):
+            if isinstance(item, Diagnostic) and item.code.startswith("KC0"):
+                self.whole_only = True  # read from the file's start, it might say otherwise (a KC005's line)
+            elif isinstance(item, HandStart):
                 seen_hand = True
             elif isinstance(item, Tag):
                 if seen_hand:
@@ -125,7 +132,7 @@ class _Window:
             yield item
 
     def run(self, text: str, until: int | None = None) -> Carried:
-        """Judge ``text`` (its lines numbered from 1: blank up to the floor), stopping after the
+        """Judge ``text`` (its first line is the floor), stopping after the
         hand before line ``until`` when given; the chips carried out of the last hand judged."""
         defaults, ignored = _settings(self.config)
         sources = SourceLines()
@@ -166,7 +173,7 @@ def judge(text: str, path: str, config: Config | None = None) -> Judged:
     window = _Window(path, config, 1, (), ((), 0, 0), 0)
     window.run(text)
     lines = _split(text)
-    whole_only = (window.after_first_hand_tag or not window.hands or "\r" in text or "\0" in text
+    whole_only = (window.after_first_hand_tag or window.whole_only or not window.hands or "\r" in text or "\0" in text
                   or any(d.code.startswith("KC0") for d in window.found))
     return Judged(text, lines, tuple(window.found), tuple(window.hands), tuple(window.tags), whole_only,
                   len(window.hands))
@@ -225,15 +232,15 @@ def rejudge(old: Judged, text: str, path: str, config: Config | None = None) -> 
         # The lines after the hand stay where they were: judge the hand alone, and the hands after
         # it only if the chips it carries on changed.
         until = later[0].line
-        out = window.run("\n" * (floor - 1) + text[start:_offset(lines, until)])
-        if out == later[0].carried and not window.after_first_hand_tag:
+        out = window.run(text[start:_offset(lines, until)])
+        if out == later[0].carried and not window.after_first_hand_tag and not window.whole_only:
             kept_after = [d for d in old.diagnostics if d.line >= until]
             return _checked(Judged(text, lines, (*kept_before, *window.found, *kept_after),
                                    (*old.hands[:at], *window.hands, *later), old.tags, False, len(window.hands)),
                             path, config)
         window = _Window(path, config, floor, head, hand.carried, at)
-    window.run("\n" * (floor - 1) + text[start:])
-    whole_only = window.after_first_hand_tag or any(d.code.startswith("KC0") for d in window.found)
+    window.run(text[start:])
+    whole_only = window.after_first_hand_tag or window.whole_only or any(d.code.startswith("KC0") for d in window.found)
     if whole_only:
         return judge(text, path, config)
     return _checked(Judged(text, lines, (*kept_before, *window.found), (*old.hands[:at], *window.hands), old.tags,

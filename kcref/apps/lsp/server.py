@@ -10,6 +10,8 @@ published."""
 from __future__ import annotations
 
 import asyncio
+import inspect
+import json
 import logging
 from collections.abc import Iterable
 from typing import Any
@@ -25,8 +27,9 @@ from . import features
 from .document import Document
 from .judging import Judged
 
-DEBOUNCE = 0.2
-"""Seconds without a change before a changed document is judged and its diagnostics published."""
+DEBOUNCE = 0.1
+"""Seconds without a change before a changed document is judged and its diagnostics published,
+while changes come faster than that (typing); a change after a pause is judged at once."""
 
 SEVERITIES = {Severity.ERROR: lsp.DiagnosticSeverity.Error, Severity.WARNING: lsp.DiagnosticSeverity.Warning,
               Severity.INFO: lsp.DiagnosticSeverity.Information}
@@ -46,6 +49,12 @@ class KcrefServer(LanguageServer):
         super().__init__("kcref", VERSION)
         self.documents: dict[str, Document] = {}
         self.pending: dict[str, asyncio.TimerHandle] = {}
+        self.writing: asyncio.Future[Any] | None = None
+        """The last write under way, for a writer that writes asynchronously."""
+        self.changed: dict[str, float] = {}
+        """When each document last changed (the event loop's clock)."""
+        self.forms: dict[str, dict[tuple[Diagnostic, str], str]] = {}
+        """Each document's diagnostics in the protocol's JSON form, by diagnostic and line text."""
 
     @property
     def codec(self) -> PositionCodec:
@@ -69,9 +78,9 @@ class KcrefServer(LanguageServer):
     # --- positions: the document's characters to the client's units, and back ---------------------
 
     def range(self, judged: Judged, span: features.Span) -> lsp.Range:
-        lines = list(judged.lines) or [""]
-        line = min(span.line, len(lines) - 1)
-        text = lines[line]
+        lines = judged.lines
+        line = max(min(span.line, len(lines) - 1), 0)
+        text = lines[line] if lines else ""
         start = min(span.start, len(text))
         end = min(max(span.end, start), len(text))
         return lsp.Range(self._client(text, line, start), self._client(text, line, end))
@@ -120,11 +129,17 @@ class KcrefServer(LanguageServer):
         return found
 
     def schedule(self, uri: str, delay: float) -> None:
-        """Judge the document and publish its diagnostics after ``delay`` seconds with no change."""
+        """Judge the document and publish its diagnostics after ``delay`` seconds with no change
+        (at once when the last change came longer ago than that)."""
+        loop = asyncio.get_running_loop()
+        now = loop.time()
         waiting = self.pending.pop(uri, None)
         if waiting is not None:
             waiting.cancel()
-        loop = asyncio.get_running_loop()
+        elif now - self.changed.get(uri, float("-inf")) > delay:
+            delay = 0
+        if delay > 0 or waiting is not None:
+            self.changed[uri] = now
         self.pending[uri] = loop.call_later(delay, lambda: asyncio.ensure_future(self.publish(uri)))
 
     async def publish(self, uri: str) -> None:
@@ -139,8 +154,40 @@ class KcrefServer(LanguageServer):
             return
         if self.documents.get(uri) is not doc or judged.text != doc.text:
             return  # overtaken by a newer text: its own judgement publishes
-        self.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(
-            uri, self.diagnostics(doc, judged), version=doc.version))
+        self.send_diagnostics(doc, judged)
+
+    def send_diagnostics(self, doc: Document, judged: Judged) -> None:
+        """Publish the judgement's diagnostics. A log may hold a penalty note on every turn, and
+        an edit changes those of one hand: each diagnostic is written in the protocol's JSON once,
+        and that text is kept while it stands on the same line text."""
+        kept = self.forms.get(doc.uri, {})
+        forms: dict[tuple[Diagnostic, str], str] = {}
+        lines = judged.lines
+        for d in judged.diagnostics:
+            key = (d, lines[d.line - 1] if 0 < d.line <= len(lines) else "")
+            form = kept.get(key)
+            if form is None:
+                form = json.dumps(self.protocol._converter.unstructure(self.diagnostics(doc, judged, (d,))[0]))
+            forms[key] = form
+        self.forms[doc.uri] = forms
+        version = "" if doc.version is None else f', "version": {int(doc.version)}'
+        shown = ", ".join(forms[(d, lines[d.line - 1] if 0 < d.line <= len(lines) else "")]
+                          for d in judged.diagnostics)
+        self.write(f'{{"jsonrpc": "2.0", "method": "{lsp.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS}", "params": '
+                   f'{{"uri": {json.dumps(doc.uri)}{version}, "diagnostics": [{shown}]}}}}')
+
+    def write(self, body: str) -> None:
+        """Send one message, framed as pygls frames its own (its body written here, from the
+        diagnostics' kept text, rather than converted again whole)."""
+        writer = self.protocol.writer
+        if writer is None:
+            return
+        data = body.encode("utf-8")
+        header = (f"Content-Length: {len(data)}\r\nContent-Type: {self.protocol.CONTENT_TYPE}; "
+                  f"charset={self.protocol.CHARSET}\r\n\r\n").encode("ascii")
+        done = writer.write(header + data)
+        if inspect.isawaitable(done):
+            self.writing = asyncio.ensure_future(done)
 
 
 server = KcrefServer()
@@ -174,6 +221,8 @@ def did_save(ls: KcrefServer, params: lsp.DidSaveTextDocumentParams) -> None:
 def did_close(ls: KcrefServer, params: lsp.DidCloseTextDocumentParams) -> None:
     uri = params.text_document.uri
     ls.documents.pop(uri, None)
+    ls.forms.pop(uri, None)
+    ls.changed.pop(uri, None)
     waiting = ls.pending.pop(uri, None)
     if waiting is not None:
         waiting.cancel()
