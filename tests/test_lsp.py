@@ -11,6 +11,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from lsprotocol import types as lsp
 
 from kcref.engine.turns import legal_actions
@@ -275,3 +277,32 @@ def test_without_the_extra_it_says_what_to_install() -> None:
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=60)
     assert result.returncode == 2
     assert "pip install 'kcref[lsp]'" in result.stderr
+
+
+def _units(text: str) -> int:
+    return len(text.encode("utf-16-le")) // 2
+
+
+EDIT_PIECES = ("5S", "->", "E", " ", ";", "x", "draw", "# kcref: ignore[KC301]", "hand 9", "\n", "chips Ann 3",
+               "é", "🂡")
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(st.tuples(st.integers(0, 10_000), st.integers(0, 200), st.integers(0, 3),
+                          st.sampled_from(EDIT_PIECES)), min_size=1, max_size=4))
+def test_fuzzed_edits_leave_it_up_and_equal_to_check(session: Session, edits: list[tuple[int, int, int, str]]) -> None:
+    """Random insertions and deletions, sent as an editor sends them: after each, the server is up
+    and its diagnostics are check's on the same text."""
+    text = (SAMPLES / "commercial-night.log").read_text(encoding="utf-8")
+    uri = session.open(SAMPLES / "commercial-night.log", text)
+    session.diagnostics(uri)
+    lines = text.split("\n")
+    for line, column, deleted, piece in edits:
+        line %= len(lines)
+        start = min(column, len(lines[line]))
+        end = min(start + deleted, len(lines[line]))
+        before = lines[line]
+        session.edit(uri, line, _units(before[:start]), _units(before[:end]), piece)  # the client counts UTF-16
+        lines[line] = lines[line][:start] + piece + lines[line][end:]
+        lines = "\n".join(lines).split("\n")
+        assert as_check(session.diagnostics(uri)) == of_text("\n".join(lines))
