@@ -287,7 +287,7 @@ EDIT_PIECES = ("5S", "->", "E", " ", ";", "x", "draw", "# kcref: ignore[KC301]",
                "é", "🂡")
 
 
-@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.lists(st.tuples(st.integers(0, 10_000), st.integers(0, 200), st.integers(0, 3),
                           st.sampled_from(EDIT_PIECES)), min_size=1, max_size=4))
 def test_fuzzed_edits_leave_it_up_and_equal_to_check(session: Session, edits: list[tuple[int, int, int, str]]) -> None:

@@ -50,7 +50,7 @@ def _edited(text: str, rng: random.Random) -> str:
     return "\n".join(lines)
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.sampled_from(LOGS), st.randoms(use_true_random=False), st.integers(1, 6))
 def test_edits_judged_again_as_check(path: Path, rng: random.Random, edits: int) -> None:
     text = _text(path)
