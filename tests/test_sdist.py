@@ -20,7 +20,7 @@ from kcref.model.version import VERSION
 from kcref.render.page_files import PAGES
 from tests.util import ROOT
 
-FOLDERS = ("tests", "samples", "grammar", "docs")
+FOLDERS = ("tests", "samples", "grammar", "docs", "editors")
 """What the tests read, beside the package."""
 TOP = ("LICENSE", "README.md", "pyproject.toml", "setup.py", "MANIFEST.in", ".pre-commit-hooks.yaml",
        "kcref/render/page_files.py")

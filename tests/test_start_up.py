@@ -13,7 +13,7 @@ from tests.util import ROOT
 NOT_FOR_TEXT = ("xml.sax.saxutils", "urllib.request", "http.client", "shlex", "kcref.cli.fmt", "kcref.cli.score",
                 "kcref.cli.show", "kcref.cli.play", "kcref.render.score_formats", "kcref.apps.fmt",
                 "kcref.cli.report", "kcref.apps.report.page", "kcref.apps.report.data", "jinja2", "markupsafe", "openskill",
-                "xml.etree.ElementTree")
+                "xml.etree.ElementTree", "pygls", "lsprotocol", "kcref.apps.lsp.server")
 """Modules that ``kcref check`` on a log without errors, in plain text, does not import."""
 
 

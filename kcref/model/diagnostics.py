@@ -183,3 +183,23 @@ def _no_surrogates(value: object) -> object:
     if isinstance(value, (list, tuple)):
         return [_no_surrogates(v) for v in value]
     return value
+
+
+_token = lazy_pattern(r"[^ \t;,#\"\[\]]*")
+"""A token a diagnostic points at: up to a blank, a separator of actions, cards or claims
+(``;`` ``,``), a comment, or a tag's brackets and quotes."""
+
+
+def end_column(source: str, column: int) -> int:
+    """The column just past the token that starts at ``column`` (1-based) of the line ``source``:
+    where a diagnostic's range ends (a card, an action such as ``5S->E``, a player, a keyword, a
+    figure). A ``:`` that ends the token is left out (``Bob:`` points at ``Bob``). At least one
+    character is covered where the column lies within the line; past its end, none."""
+    start = column - 1
+    if start < 0 or start >= len(source):
+        return max(column, 1)
+    match = _token().match(source, start)
+    end = match.end() if match is not None else start
+    if end - start > 1 and source[end - 1] == ":":
+        end -= 1
+    return max(end, start + 1) + 1

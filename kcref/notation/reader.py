@@ -597,7 +597,7 @@ def _slow_line(line: str, path: str, lineno: int, trivia: bool) -> Item | None:
     return parse_line(line, path, lineno)
 
 
-def _in_runs(items: Iterable[Item]) -> Iterator[Item | Run]:
+def in_runs(items: Iterable[Item]) -> Iterator[Item | Run]:
     """``items``, the events of consecutive lines of a hand's body gathered in :class:`Run` values."""
     run: list[Event] = []
     actions = 0
@@ -668,8 +668,8 @@ def read_runs(source: str | BinaryIO, path: str, keep: SourceLines | None = None
     """Read a log as :func:`read_file` (``source`` a path) or :func:`read_stream` (a binary
     stream) would, without trivia, the events of each hand's body in :class:`Run` values."""
     if isinstance(source, str):
-        return _in_runs(_file(source, False, keep))
-    return _in_runs(_reading(text_lines(source, path), path, False, keep))
+        return in_runs(_file(source, False, keep))
+    return in_runs(_reading(text_lines(source, path), path, False, keep))
 
 
 def _file(path: str, trivia: bool, keep: SourceLines | None) -> Iterator[Item]:

@@ -130,7 +130,7 @@ class ReportStore(Protocol):
 
 
 @lru_cache(maxsize=64)
-def _settings(config: Config | None) -> tuple[Defaults, frozenset[str]]:
+def settings_of(config: Config | None) -> tuple[Defaults, frozenset[str]]:
     """What a configuration means to the pipeline: the tags' defaults, and the codes not reported."""
     if config is None:
         return NO_DEFAULTS, frozenset()
@@ -154,8 +154,8 @@ def check_items(items: Iterable[object], path: str, *, keep_hands: bool = True, 
     each hand's settlement line goes to ``on_settlement`` once the hand's diagnostics are out, and
     into ``report.settlements`` when the diagnostics are kept there.
     """
-    defaults, ignored = _settings(config)
-    check = _Check(path, keep_hands, emit, sources, on_hand, keep, ignored, suppress, settlement, on_settlement)
+    defaults, ignored = settings_of(config)
+    check = FileCheck(path, keep_hands, emit, sources, on_hand, keep, ignored, suppress, settlement, on_settlement)
     for verdict in referee_hands(check.records(items, defaults)):
         check.hand(verdict)
     check.note_suppressions()
@@ -163,7 +163,7 @@ def check_items(items: Iterable[object], path: str, *, keep_hands: bool = True, 
     return check.report
 
 
-class _Check:
+class FileCheck:
     """One file's check under way: its report, the records handed to the referee (one per
     verdict to come), and the diagnostics not yet handed on."""
 

@@ -158,10 +158,10 @@ def _turn_offers(log: LiveLog, before: str) -> list[str]:
     done = head.split(":", 1)[1] if ":" in head.split(";")[0] else head
     if ":" in fragment:
         fragment = fragment.split(":", 1)[1]
-    earlier = _actions(player, done)
+    earlier = typed_actions(player, done)
     if earlier is None:
         return []
-    return _action_offers(t, earlier, fragment.lstrip())
+    return action_offers(t, earlier, fragment.lstrip())
 
 
 def _line_starts(log: LiveLog) -> list[str]:
@@ -181,7 +181,7 @@ def _line_starts(log: LiveLog) -> list[str]:
     return []
 
 
-def _actions(player: str, text: str) -> list[Action] | None:
+def typed_actions(player: str, text: str) -> list[Action] | None:
     """The actions already typed on the line, read as the reader reads them (``None``: they do not read)."""
     if not text.strip():
         return []
@@ -191,7 +191,7 @@ def _actions(player: str, text: str) -> list[Action] | None:
     return list(getattr(items[0], "actions", ()))
 
 
-def _action_offers(t: Table, earlier: list[Action], fragment: str) -> list[str]:
+def action_offers(t: Table, earlier: list[Action], fragment: str) -> list[str]:
     """The legal next actions after ``earlier`` that start as ``fragment``; where the player's
     hand is unknown, after a card typed, the piles it may go on."""
     trial = t.copy()
