@@ -545,10 +545,11 @@ RUN_LENGTH = 512
 _RUN_KINDS = (Turn, Deal, Layout, Reveal, Blocked, Assertion)
 
 
-def read_lines(lines: Iterable[str], path: str = "<string>", trivia: bool = False,
+def read_lines(lines: Iterable[str | Diagnostic], path: str = "<string>", trivia: bool = False,
                keep: SourceLines | None = None, first: int = 1) -> Iterator[Item]:
     """Read decoded lines (a line end at the end of each is allowed) into events and syntax
-    diagnostics, in order; the first line is line ``first`` of ``path``.
+    diagnostics, in order; the first line is line ``first`` of ``path``. The byte reader's
+    diagnostics (:func:`~kcref.notation.textlines.text_lines`) may come among the lines.
 
     With ``trivia`` the stream also holds Comment and Blank events, for ``kcref fmt``. With
     ``keep``, the text of each line is handed to it for the caret display of later diagnostics:
