@@ -13,7 +13,7 @@ import pytest
 
 PACKAGE = Path(__file__).resolve().parent.parent / "kcref"
 
-LAYERS = ("model", "files", "notation", "engine", "referee", "scoring", "output", "cli")
+LAYERS = ("model", "files", "notation", "engine", "referee", "scoring", "output", "apps", "cli")
 """Lowest first. A module may import its own layer and the layers before it."""
 
 TOP_LEVEL = {"__init__", "__main__"}

@@ -19,7 +19,8 @@ from ..model.status import ExitStatus
 
 __all__ = ["main", "run"]
 
-COMMANDS = ("check", "fmt", "score", "show", "record", "report", "play", "rules", "explain", "completion")
+COMMANDS = ("check", "fmt", "score", "show", "record", "report", "play", "arena", "rules", "explain",
+            "completion")
 """The commands, each the ``command`` of the module of ``kcref.cli`` of the same name."""
 
 

@@ -1,0 +1,1 @@
+"""The applications: one module or subpackage per command that runs things (bots, servers)."""

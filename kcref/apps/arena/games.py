@@ -1,0 +1,159 @@
+"""One game of an arena: its bots seated, the deal played through the engine's own loop
+(:func:`kcref.engine.bots.play_hand`), and what came of it: the statistics' record, the log,
+and each ``exec:`` bot's standard error.
+
+A game depends on nothing but its :class:`Setup` and :class:`~kcref.engine.duplicate.Seating`,
+so it plays the same in this process, in a worker process or on a Dask worker.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import final
+
+from ...engine.bots import Bot, play_hand
+from ...engine.duplicate import Seating, deal_deck, game_rng
+from ...engine.outcome import hand_scores, places
+from ...engine.seats import Forfeit, ForfeitReason, SeatBot, SeatPlayer, SeatView
+from ...model.events import Action, Event, HandStart, Tag
+from ...model.options import OPTION_TAGS_BY_NAME, resolve
+from ...notation.writer import event_text
+from ...scoring.arena_stats import ArenaGame
+from .entrants import Entrant, seat_bot_factory
+from .protocol import ExecBot, hello_message
+
+
+@dataclass(frozen=True, slots=True)
+class Setup:
+    """What every game of an arena shares."""
+
+    entrants: tuple[Entrant, ...]
+    players: int
+    rules: str
+    options: tuple[tuple[str, str], ...]
+    """Option tags as given (``("Draw", "start")``), in order."""
+    seed: int
+    move_time: float = 1.0
+    game_time: float = 60.0
+
+
+@dataclass(frozen=True, slots=True)
+class GameResult:
+    """A game played: its record for the statistics, its log, and per seat the standard error
+    of an ``exec:`` bot (empty for the others)."""
+
+    game: ArenaGame
+    seating: Seating
+    log: str
+    stderr: tuple[str, ...]
+    forfeit_detail: str = ""
+
+
+@final
+class Clocked:
+    """A seat bot held to the time for a move and for the game; an in-process bot cannot be
+    stopped while it thinks, so one that took too long forfeits once it answers."""
+
+    def __init__(self, seat: int, bot: SeatBot, move_time: float, game_time: float) -> None:
+        self.seat = seat
+        self.bot = bot
+        self.move_time = move_time
+        self.time_left = game_time
+
+    def choose(self, view: SeatView, legal: Sequence[Action], can_end: bool, rng: random.Random) -> Action | None:
+        start = time.monotonic()
+        action = self.bot.choose(view, legal, can_end, rng)
+        spent = time.monotonic() - start
+        self.time_left -= spent
+        if spent > self.move_time:
+            raise Forfeit(self.seat, ForfeitReason.TIME, f"took {spent:.3f} s for a move of {self.move_time:g} s")
+        if self.time_left < 0:
+            raise Forfeit(self.seat, ForfeitReason.TIME, "its time for the game ran out")
+        return action
+
+
+def header(setup: Setup, seating: Seating) -> list[Event]:
+    """The tags of a game's log: the players (the entrants' names), the rules, the options, and
+    which deal and which bots."""
+    names = [setup.entrants[e].name for e in seating.lineup]
+    tags: list[Event] = [Tag("Event", "kcref arena"), Tag("Round", f"deal {seating.deal}, game {seating.rotation + 1}"),
+            Tag("Players", ", ".join(names)), Tag("Rules", setup.rules.lower()),
+            *(Tag(OPTION_TAGS_BY_NAME[k.lower()].tag, v) for k, v in setup.options),
+            Tag("Seed", str(setup.seed))]
+    tags += [Tag("Bot", _printable(f"{setup.entrants[e].name} = {setup.entrants[e].spec}")) for e in seating.lineup]
+    return tags
+
+
+def _printable(text: str, most: int = 200) -> str:
+    text = "".join(c if c.isprintable() else "?" for c in text)
+    return text if len(text) <= most else text[:most - 3] + "..."
+
+
+def play_game(setup: Setup, seating: Seating) -> GameResult:
+    """Play one game; every program started for it has ended when this returns or raises."""
+    options = resolve(setup.rules, dict(setup.options))
+    names = tuple(setup.entrants[e].name for e in seating.lineup)
+    dealer = len(names) - 1
+    rng = game_rng(setup.seed, seating.deal, seating.rotation)
+    execs: list[ExecBot | None] = [None] * len(names)
+    stderr = [""] * len(names)
+    try:
+        seats: list[Bot] = []
+        try:
+            for seat, e in enumerate(seating.lineup):
+                seats.append(SeatPlayer(seat, _seat_bot(setup, seating, seat, e, names, dealer, execs)))
+        except Forfeit as early:
+            played = None
+            forfeit: Forfeit | None = early
+        else:
+            played = play_hand(options, names, dealer, seats, rng, deck=deal_deck(setup.seed, seating.deal))
+            forfeit = played.forfeit
+    finally:
+        for seat, bot in enumerate(execs):
+            if bot is not None:
+                stderr[seat] = bot.close()
+    lines = [event_text(t) for t in header(setup, seating)]
+    note = "" if forfeit is None else _printable(
+        f"{names[forfeit.seat]} forfeits ({forfeit.reason.value}): {forfeit.detail}")
+    if played is None:
+        assert forfeit is not None
+        # Nothing was dealt: the log says why, and holds no hand.
+        lines += ["", f"# {note}"]
+        lost = tuple(int(s == forfeit.seat) for s in range(len(names)))
+        game = ArenaGame(seating.deal, seating.lineup, lost, None, (forfeit.seat, forfeit.reason.name))
+    else:
+        t = played.table
+        hand = HandStart(1, names[dealer])
+        if forfeit is None:
+            game = ArenaGame(seating.deal, seating.lineup, places(t), hand_scores(t, played.pot_won))
+        else:
+            hand = HandStart(1, names[dealer], comment=f"# kcref: ignore[KC501] {note}")
+            game = ArenaGame(seating.deal, seating.lineup, places(t, forfeit.seat), None,
+                             (forfeit.seat, forfeit.reason.name))
+        lines += ["", event_text(hand), *(event_text(e) for e in played.events)]
+    return GameResult(game, seating, "\n".join(lines) + "\n", tuple(stderr),
+                      forfeit.detail if forfeit is not None else "")
+
+
+def _seat_bot(setup: Setup, seating: Seating, seat: int, entrant: int, names: Sequence[str], dealer: int,
+              execs: list[ExecBot | None]) -> SeatBot:
+    command = setup.entrants[entrant].command
+    if command is None:
+        bot = seat_bot_factory(setup.entrants[entrant].spec)()
+        return Clocked(seat, bot, setup.move_time, setup.game_time)
+    exec_bot = execs[seat] = ExecBot(command, seat, setup.move_time, setup.game_time)
+    exec_bot.greet(hello_message(seat, names, dealer, setup.rules.lower(), dict(setup.options),
+                                 _bot_seed(setup, seating, seat),
+                                 setup.move_time, setup.game_time))
+    return exec_bot
+
+
+def _bot_seed(setup: Setup, seating: Seating, seat: int) -> int:
+    """A seed for an ``exec:`` bot's own choices: the same for the same game and seat."""
+    rng = game_rng(setup.seed, seating.deal, seating.rotation)
+    for _ in range(seat):
+        rng.random()
+    return int(rng.random() * 2**32)

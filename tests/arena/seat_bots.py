@@ -1,0 +1,42 @@
+"""Python seat bots for the arena's tests, loaded as FILE.py:Class."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from kcref.engine.seats import SeatView
+from kcref.model.events import Action, Draw, PlayCard
+
+SEEN: list[tuple[SeatView, tuple[Action, ...]]] = []
+"""Every view and offer the Recorder was shown, in this process."""
+
+
+class Recorder:
+    """Plays the first card it may, else draws, else ends its turn; remembers what it saw."""
+
+    def choose(self, view: SeatView, legal: Sequence[Action], can_end: bool, rng: random.Random) -> Action | None:
+        SEEN.append((view, tuple(legal)))
+        plays = [a for a in legal if isinstance(a, PlayCard)]
+        if plays:
+            return plays[0]
+        draws = [a for a in legal if isinstance(a, Draw)]
+        if draws:
+            return draws[0]
+        return None if can_end else legal[0]
+
+
+class Raiser:
+    """Has a bug."""
+
+    def choose(self, view: SeatView, legal: Sequence[Action], can_end: bool, rng: random.Random) -> Action | None:
+        raise ZeroDivisionError("the bot's own bug")
+
+
+class Cheater:
+    """Draws a card it was not offered: the Ace of Spades."""
+
+    def choose(self, view: SeatView, legal: Sequence[Action], can_end: bool, rng: random.Random) -> Action | None:
+        from kcref.model.cards import parse_card
+
+        return Draw(parse_card("AS"))
