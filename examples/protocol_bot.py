@@ -35,8 +35,8 @@ def choose(move: dict) -> str | None:
 
 
 SAMPLE = {"type": "move", "seat": 0, "player": 0, "hand": ["KS", "8H", "3C"], "hand_sizes": [3, 5],
-          "piles": {"N": ["9S"], "E": ["4D"], "S": ["QC"], "W": ["2H"]}, "stock": 30, "legal": ["KS->NE", "8H->N", "draw"],
-          "can_end": False}
+          "piles": {"N": ["9S"], "E": ["4D"], "S": ["QC"], "W": ["2H"]}, "stock": 30,
+          "legal": ["KS->NE", "8H->N", "draw"], "can_end": False}
 """A move as the arena sends it, answered when the bot is run by hand (no hello on its input)."""
 
 

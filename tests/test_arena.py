@@ -166,12 +166,22 @@ def test_a_python_bot_sees_only_its_seat() -> None:
     run = run_arena(setup(("greedy", "tests.arena.seat_bots:Recorder"), 2), 2)
     assert run.results and seat_bots.SEEN
     for view, legal in seat_bots.SEEN:
-        assert view.player == view.seat
-        assert len(view.hand) == view.hand_sizes[view.seat]
+        seat, hand, sizes = view["seat"], view["hand"], view["hand_sizes"]
+        assert view["player"] == seat
+        assert isinstance(hand, tuple) and isinstance(sizes, tuple) and len(hand) == sizes[seat]
         assert all(a.card is None for a in legal if isinstance(a, Draw))
-        assert not hasattr(view, "deck") and not hasattr(view, "holdings")
-        on_table = {c for _, cards in view.piles for c in cards} | {c for p in view.removed for c in p}
-        assert len(on_table) + sum(view.hand_sizes) + view.stock == len(DECK)
+        on_table = {c for _, cards in view["piles"] for c in cards} | {c for p in view["removed"] for c in p}
+        assert len(on_table) + sum(sizes) + view["stock"] == len(DECK)
+    assert not {"deck", "holdings"} & set(dir(seat_view_of_some_table()))
+
+
+def seat_view_of_some_table() -> object:
+    from kcref.engine.dealing import deal_from_deck
+    from kcref.engine.duplicate import deal_deck
+    from kcref.engine.seats import seat_view
+    from kcref.model.options import preset
+
+    return seat_view(deal_from_deck(preset("classic"), ("Ann", "Bob"), 1, deal_deck(1, 1)).table, 0)
 
 
 @pytest.mark.parametrize(("bot", "reason"), [("Raiser", "CRASH"), ("Cheater", "ILLEGAL")])
@@ -203,7 +213,7 @@ def test_a_protocol_bot_that_misbehaves_forfeits_and_leaves_nothing_running(mode
     pids = tmp_path / "pids"
     pids.mkdir()
     spec = f"exec:{sys.executable} {BAD_BOT} {mode} {pids}"
-    run = run_arena(setup(("greedy", spec), 2, move_time=0.5), 1, output=str(tmp_path / "logs"))
+    run = run_arena(setup(("greedy", spec), 2, move_time=0.25), 1, output=str(tmp_path / "logs"))
     assert len(run.results) == 2
     for r in run.results:
         assert r.game.forfeit is not None and r.game.forfeit[1] == reason, r.forfeit_detail
@@ -218,8 +228,8 @@ def test_a_protocol_bot_that_misbehaves_forfeits_and_leaves_nothing_running(mode
 
 def test_the_example_protocol_bot_plays_clean_games(tmp_path: Path) -> None:
     spec = f"exec:{sys.executable} {ROOT / 'examples' / 'protocol_bot.py'}"
-    run = run_arena(setup((spec, "greedy"), 2), 2, output=str(tmp_path))
-    assert len(run.results) == 4 and all(r.game.forfeit is None for r in run.results)
+    run = run_arena(setup((spec, "greedy"), 2), 1, output=str(tmp_path))
+    assert len(run.results) == 2 and all(r.game.forfeit is None for r in run.results)
     assert all(problems(check_text(r.log).diagnostics) == [] for r in run.results)
     assert run.setup.entrants[0].name == "protocol_bot"
 
@@ -254,3 +264,59 @@ def test_the_sprt_stops_as_soon_as_it_decides() -> None:
     equal = run_arena(setup(("greedy", "greedy"), 2), 500, sprt=sprt)
     assert equal.decision is not None and equal.decision.accepted == "H0" and equal.deals_played < 200
     assert json.loads(arena_json(equal))["sprt"]["accepted"] == "H0"
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_ctrl_c_at_the_command_prints_the_results_so_far_and_ends_every_bot(tmp_path: Path) -> None:
+    import signal
+    import subprocess
+    import time
+
+    pids = tmp_path / "pids"
+    pids.mkdir()
+    # A bot that answers every move after a pause: the arena is surely in a game when Ctrl-C comes.
+    slow = tmp_path / "slow_bot.py"
+    slow.write_text(
+        "import json, os, sys, time\n"
+        f"open(os.path.join({str(pids)!r}, f'{{os.getpid()}}.pid'), 'w').close()\n"
+        "for line in sys.stdin:\n"
+        "    m = json.loads(line)\n"
+        "    if m['type'] == 'hello': print(json.dumps({'type': 'ready'}), flush=True)\n"
+        "    elif m['type'] == 'move':\n"
+        "        time.sleep(0.05)\n"
+        "        print(json.dumps({'type': 'action', 'action': m['legal'][0] if m['legal'] else None}), flush=True)\n"
+        "    else: break\n", encoding="utf-8")
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    process = subprocess.Popen([sys.executable, "-m", "kcref", "arena", "greedy", f"exec:{sys.executable} {slow}",
+                                "--deals", "10000", "--format", "json"], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, env=env, cwd=tmp_path)
+    try:
+        deadline = time.monotonic() + 20
+        while not list(pids.iterdir()) and time.monotonic() < deadline:
+            time.sleep(0.02)
+        time.sleep(0.2)
+        process.send_signal(signal.SIGINT)
+        out, err = process.communicate(timeout=20)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+    assert process.returncode == 130, err
+    data = json.loads(out)
+    assert data["arena"]["interrupted"] is True
+    assert data["arena"]["games"] == 2 * data["arena"]["deals"]
+    started = [int(p.stem) for p in pids.iterdir()]
+    assert started and not [pid for pid in started if _alive(pid)]
+
+
+def test_the_progress_line_names_the_leader_and_clears_itself() -> None:
+    import io
+
+    from kcref.apps.arena.progress import ProgressLine
+
+    stream = io.StringIO()
+    line = ProgressLine(stream)
+    run_arena(setup(("random", "greedy"), 2), 3, progress=line)
+    line.clear()
+    text = stream.getvalue()
+    assert "deal 3/3, 6 games, leader Greedy" in text and text.endswith("\r")

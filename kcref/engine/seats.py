@@ -1,6 +1,6 @@
 """What one seat may see of the table, and a bot that plays a seat from that alone.
 
-A :class:`SeatView` holds the seat's own cards, the piles, how many cards every player and the
+A :class:`SeatView` shows the seat's own cards, the piles, how many cards every player and the
 stock hold, whose turn it is and what that turn has done so far: never another player's cards,
 nor the order of the stock. The legal actions a seat bot is offered hide the stock's order too:
 the draw is offered as a plain ``draw`` (:func:`blind_actions`), and :class:`SeatPlayer` puts the
@@ -13,9 +13,9 @@ yet, forfeits the game (:class:`Forfeit`, with a :class:`ForfeitReason`).
 from __future__ import annotations
 
 import enum
+import math
 import random
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
 from typing import Protocol, final
 
 from ..model.cards import Card, Pile
@@ -23,50 +23,104 @@ from ..model.events import Action, Draw
 from .table import PILES, Table
 
 
-@dataclass(frozen=True, slots=True)
+@final
 class SeatView:
-    """The table as one seat sees it."""
+    """The table as one seat sees it, read from the table as it stands now: a bot reads it while
+    it chooses (it is not a copy to keep, and making one per move would cost more than most
+    bots' thinking)."""
 
-    seat: int
-    """The seat seeing it (0-based, in the order of ``names``)."""
-    names: tuple[str, ...]
-    dealer: int
-    player: int
-    """The seat whose turn it is."""
-    hand: tuple[Card, ...]
-    """The seat's own cards, in deck order."""
-    hand_sizes: tuple[int, ...]
-    """How many cards each seat holds."""
-    piles: tuple[tuple[Pile, tuple[Card, ...]], ...]
-    """Every pile, bottom card first (an empty pile has no cards)."""
-    removed: tuple[tuple[Card, ...], ...]
-    """Completed piles cleared from the table."""
-    stock: int
-    """Cards left in the stock."""
-    drawn: bool
-    """The player whose turn it is has drawn this turn."""
-    plays: int
-    """Cards played from hand this turn."""
-    step: int
-    """Actions taken this turn."""
-    pending_king: Card | None
-    """A drawn King that must go to an empty corner now."""
-    turns: int
-    """Turns ended so far in the hand."""
-    stacks: tuple[int, ...] | None
-    """Chips per seat, where chips are played."""
-    pot: int
+    __slots__ = ("_table", "seat")
+
+    def __init__(self, t: Table, seat: int) -> None:
+        self._table = t
+        self.seat = seat
+        """The seat seeing it (0-based, in the order of ``names``)."""
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return self._table.names
+
+    @property
+    def dealer(self) -> int:
+        return self._table.dealer
+
+    @property
+    def player(self) -> int:
+        """The seat whose turn it is."""
+        return self._table.player
+
+    @property
+    def hand(self) -> tuple[Card, ...]:
+        """The seat's own cards, in deck order."""
+        return tuple(sorted(self._table.holdings[self.seat].known))
+
+    @property
+    def hand_sizes(self) -> tuple[int, ...]:
+        """How many cards each seat holds."""
+        return tuple([len(h) for h in self._table.holdings])
+
+    @property
+    def piles(self) -> tuple[tuple[Pile, tuple[Card, ...]], ...]:
+        """Every pile, bottom card first (an empty pile has no cards)."""
+        piles = self._table.piles
+        return tuple([(p, tuple(piles[p])) for p in PILES])
+
+    def pile(self, pile: Pile) -> tuple[Card, ...]:
+        """The cards of one pile, bottom card first."""
+        return tuple(self._table.piles[pile])
+
+    @property
+    def removed(self) -> tuple[tuple[Card, ...], ...]:
+        """Completed piles cleared from the table."""
+        return tuple(self._table.removed)
+
+    @property
+    def stock(self) -> int:
+        """Cards left in the stock."""
+        return self._table.stock
+
+    @property
+    def drawn(self) -> bool:
+        """The player whose turn it is has drawn this turn."""
+        return self._table.drawn
+
+    @property
+    def plays(self) -> int:
+        """Cards played from hand this turn."""
+        return self._table.plays
+
+    @property
+    def step(self) -> int:
+        """Actions taken this turn."""
+        return self._table.step
+
+    @property
+    def pending_king(self) -> Card | None:
+        """A drawn King that must go to an empty corner now."""
+        return self._table.pending_king
+
+    @property
+    def turns(self) -> int:
+        """Turns ended so far in the hand."""
+        return self._table.turns
+
+    @property
+    def stacks(self) -> tuple[int, ...] | None:
+        """Chips per seat, where chips are played."""
+        stacks = self._table.stacks
+        return tuple(stacks) if stacks is not None else None
+
+    @property
+    def pot(self) -> int:
+        return self._table.pot
+
+    def __repr__(self) -> str:
+        return f"SeatView(seat={self.seat}, hand={' '.join(map(str, self.hand))}, stock={self.stock})"
 
 
 def seat_view(t: Table, seat: int) -> SeatView:
     """What ``seat`` may see of ``t``."""
-    hand = t.holdings[seat]
-    return SeatView(
-        seat=seat, names=t.names, dealer=t.dealer, player=t.player,
-        hand=tuple(sorted(hand.known)), hand_sizes=tuple(len(h) for h in t.holdings),
-        piles=tuple((p, tuple(t.piles[p])) for p in PILES), removed=tuple(t.removed),
-        stock=t.stock, drawn=t.drawn, plays=t.plays, step=t.step, pending_king=t.pending_king,
-        turns=t.turns, stacks=tuple(t.stacks) if t.stacks is not None else None, pot=t.pot)
+    return SeatView(t, seat)
 
 
 def blind_actions(legal: Sequence[Action]) -> list[Action]:
@@ -115,17 +169,31 @@ class Forfeit(Exception):
 @final
 class SeatPlayer:
     """A :class:`~kcref.engine.bots.Bot` for one seat that shows its seat bot only
-    :func:`seat_view` and :func:`blind_actions`, and holds it to what it was offered."""
+    :func:`seat_view` and :func:`blind_actions`, and holds it to what it was offered.
 
-    def __init__(self, seat: int, bot: SeatBot) -> None:
+    With a ``clock`` (seconds, e.g. ``time.monotonic``), it holds the bot to ``move_time`` a
+    move and ``game_time`` over the game too. A bot in this process cannot be stopped while it
+    thinks: one that took too long forfeits once it answers.
+    """
+
+    def __init__(self, seat: int, bot: SeatBot, clock: Callable[[], float] | None = None,
+                 move_time: float = math.inf, game_time: float = math.inf) -> None:
         self.seat = seat
         self.bot = bot
+        self.clock = clock
+        self.move_time = move_time
+        self.time_left = game_time
 
     def choose(self, t: Table, legal: Sequence[Action], can_end: bool, rng: random.Random) -> Action | None:
-        seat = self.seat
+        seat, clock = self.seat, self.clock
         offered = blind_actions(legal)
         try:
-            action = self.bot.choose(seat_view(t, seat), offered, can_end, rng)
+            if clock is None:
+                action = self.bot.choose(SeatView(t, seat), offered, can_end, rng)
+            else:
+                start = clock()
+                action = self.bot.choose(SeatView(t, seat), offered, can_end, rng)
+                self._spent(clock() - start)
         except Forfeit as forfeit:
             if forfeit.seat == seat:
                 raise
@@ -136,6 +204,14 @@ class SeatPlayer:
             if not can_end:
                 raise Forfeit(seat, ForfeitReason.ILLEGAL, "ended a turn that may not end yet")
             return None
-        if action not in offered:
-            raise Forfeit(seat, ForfeitReason.ILLEGAL, f"{action} is not a legal action now")
-        return legal[offered.index(action)]
+        try:
+            return legal[offered.index(action)]
+        except ValueError:
+            raise Forfeit(seat, ForfeitReason.ILLEGAL, f"{action} is not a legal action now") from None
+
+    def _spent(self, seconds: float) -> None:
+        self.time_left -= seconds
+        if seconds > self.move_time:
+            raise Forfeit(self.seat, ForfeitReason.TIME, f"took {seconds:.3f} s for a move of {self.move_time:g} s")
+        if self.time_left < 0:
+            raise Forfeit(self.seat, ForfeitReason.TIME, "its time for the game ran out")

@@ -8,15 +8,17 @@ from collections.abc import Sequence
 from kcref.engine.seats import SeatView
 from kcref.model.events import Action, Draw, PlayCard
 
-SEEN: list[tuple[SeatView, tuple[Action, ...]]] = []
-"""Every view and offer the Recorder was shown, in this process."""
+SEEN: list[tuple[dict[str, object], tuple[Action, ...]]] = []
+"""What the Recorder was shown at each move (the view read as it chose), in this process."""
+
+SHOWN = ("seat", "player", "hand", "hand_sizes", "piles", "removed", "stock")
 
 
 class Recorder:
     """Plays the first card it may, else draws, else ends its turn; remembers what it saw."""
 
     def choose(self, view: SeatView, legal: Sequence[Action], can_end: bool, rng: random.Random) -> Action | None:
-        SEEN.append((view, tuple(legal)))
+        SEEN.append(({name: getattr(view, name) for name in SHOWN}, tuple(legal)))
         plays = [a for a in legal if isinstance(a, PlayCard)]
         if plays:
             return plays[0]

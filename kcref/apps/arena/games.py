@@ -8,17 +8,15 @@ so it plays the same in this process, in a worker process or on a Dask worker.
 
 from __future__ import annotations
 
-import random
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import final
 
 from ...engine.bots import Bot, play_hand
 from ...engine.duplicate import Seating, deal_deck, game_rng
 from ...engine.outcome import hand_scores, places
-from ...engine.seats import Forfeit, ForfeitReason, SeatBot, SeatPlayer, SeatView
-from ...model.events import Action, Event, HandStart, Tag
+from ...engine.seats import Forfeit, SeatPlayer
+from ...model.events import Event, HandStart, Tag
 from ...model.options import OPTION_TAGS_BY_NAME, resolve
 from ...notation.writer import event_text
 from ...scoring.arena_stats import ArenaGame
@@ -52,29 +50,6 @@ class GameResult:
     forfeit_detail: str = ""
 
 
-@final
-class Clocked:
-    """A seat bot held to the time for a move and for the game; an in-process bot cannot be
-    stopped while it thinks, so one that took too long forfeits once it answers."""
-
-    def __init__(self, seat: int, bot: SeatBot, move_time: float, game_time: float) -> None:
-        self.seat = seat
-        self.bot = bot
-        self.move_time = move_time
-        self.time_left = game_time
-
-    def choose(self, view: SeatView, legal: Sequence[Action], can_end: bool, rng: random.Random) -> Action | None:
-        start = time.monotonic()
-        action = self.bot.choose(view, legal, can_end, rng)
-        spent = time.monotonic() - start
-        self.time_left -= spent
-        if spent > self.move_time:
-            raise Forfeit(self.seat, ForfeitReason.TIME, f"took {spent:.3f} s for a move of {self.move_time:g} s")
-        if self.time_left < 0:
-            raise Forfeit(self.seat, ForfeitReason.TIME, "its time for the game ran out")
-        return action
-
-
 def header(setup: Setup, seating: Seating) -> list[Event]:
     """The tags of a game's log: the players (the entrants' names), the rules, the options, and
     which deal and which bots."""
@@ -104,7 +79,7 @@ def play_game(setup: Setup, seating: Seating) -> GameResult:
         seats: list[Bot] = []
         try:
             for seat, e in enumerate(seating.lineup):
-                seats.append(SeatPlayer(seat, _seat_bot(setup, seating, seat, e, names, dealer, execs)))
+                seats.append(_seat_player(setup, seating, seat, e, names, dealer, execs))
         except Forfeit as early:
             played = None
             forfeit: Forfeit | None = early
@@ -138,17 +113,17 @@ def play_game(setup: Setup, seating: Seating) -> GameResult:
                       forfeit.detail if forfeit is not None else "")
 
 
-def _seat_bot(setup: Setup, seating: Seating, seat: int, entrant: int, names: Sequence[str], dealer: int,
-              execs: list[ExecBot | None]) -> SeatBot:
+def _seat_player(setup: Setup, seating: Seating, seat: int, entrant: int, names: Sequence[str], dealer: int,
+                 execs: list[ExecBot | None]) -> SeatPlayer:
     command = setup.entrants[entrant].command
     if command is None:
         bot = seat_bot_factory(setup.entrants[entrant].spec)()
-        return Clocked(seat, bot, setup.move_time, setup.game_time)
+        return SeatPlayer(seat, bot, time.monotonic, setup.move_time, setup.game_time)
+    # A program is held to its times as it is read (kcref.apps.arena.protocol).
     exec_bot = execs[seat] = ExecBot(command, seat, setup.move_time, setup.game_time)
     exec_bot.greet(hello_message(seat, names, dealer, setup.rules.lower(), dict(setup.options),
-                                 _bot_seed(setup, seating, seat),
-                                 setup.move_time, setup.game_time))
-    return exec_bot
+                                 _bot_seed(setup, seating, seat), setup.move_time, setup.game_time))
+    return SeatPlayer(seat, exec_bot)
 
 
 def _bot_seed(setup: Setup, seating: Seating, seat: int) -> int:
