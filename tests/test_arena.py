@@ -320,3 +320,23 @@ def test_the_progress_line_names_the_leader_and_clears_itself() -> None:
     line.clear()
     text = stream.getvalue()
     assert "deal 3/3, 6 games, leader Greedy" in text and text.endswith("\r")
+
+
+def test_a_program_that_cannot_start_forfeits_before_the_deal(tmp_path: Path) -> None:
+    run = run_arena(setup(("greedy", f"exec:{tmp_path / 'no-such-bot'} --fast"), 2), 1, output=str(tmp_path))
+    for r in run.results:
+        assert r.game.forfeit is not None and r.game.forfeit[1] == "START" and "cannot start" in r.forfeit_detail
+        assert r.game.won(1 - r.game.forfeit[0])
+        report = check_text(r.log)
+        assert problems(report.diagnostics) == [] and len(report.hands) == 1
+        assert "no-such-bot forfeits (start)" in r.log
+        assert [type(e).__name__ for e in read_text(r.log)][-4:] == ["HandStart", "Deal", "Deal", "Layout"]
+
+
+def test_what_a_bot_says_cannot_write_lines_into_the_log(tmp_path: Path) -> None:
+    run = run_arena(setup((f"{SEAT_BOTS}:Hostile", "greedy"), 2), 1, output=str(tmp_path))
+    for r in run.results:
+        report = check_text(r.log)
+        assert problems(report.diagnostics) == [] and len(report.hands) == 1
+        assert "Mallory" not in r.log.replace(r.log.split("\nhand 1", 1)[1].split("\n", 1)[0], "")
+        assert "\x1b" not in r.log and r.log.count("\nhand ") == 1

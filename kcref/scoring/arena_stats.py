@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -175,7 +175,12 @@ def llr(scores: Sequence[float], elo0: float, elo1: float) -> float:
     """The generalized log-likelihood ratio of H1 (Elo ``elo1``) against H0 (``elo0``) for the
     per-deal ``scores`` (0 to 1). Each value seen counts at least 1e-3 times, as fishtest
     regularizes, so that a score never seen still has a likelihood."""
-    counts = Counter(scores)
+    return llr_of_counts(Counter(scores), elo0, elo1)
+
+
+def llr_of_counts(seen: Mapping[float, int], elo0: float, elo1: float) -> float:
+    """:func:`llr` of the scores counted in ``seen`` (each score to how many deals had it)."""
+    counts = dict(seen)
     for end in (0.0, 1.0):
         counts.setdefault(end, 0)
     weights = {v: max(c, 1e-3) for v, c in counts.items()}
@@ -183,7 +188,8 @@ def llr(scores: Sequence[float], elo0: float, elo1: float) -> float:
     pdf = [(v, w / total) for v, w in sorted(weights.items())]
     p0 = _mle(pdf, expected_score(elo0))
     p1 = _mle(pdf, expected_score(elo1))
-    return len(scores) * math.fsum(p * (math.log(q1) - math.log(q0)) for (_, p), q0, q1 in zip(pdf, p0, p1))
+    deals = sum(seen.values())
+    return deals * math.fsum(p * (math.log(q1) - math.log(q0)) for (_, p), q0, q1 in zip(pdf, p0, p1))
 
 
 class Decision(NamedTuple):
@@ -222,7 +228,11 @@ class Sprt:
 
     def decide(self, scores: Sequence[float]) -> Decision:
         """The test after the per-deal ``scores`` of the first entrant against the second."""
-        value = llr(scores, self.elo0, self.elo1) if scores else 0.0
+        return self.decide_counts(Counter(scores))
+
+    def decide_counts(self, seen: Mapping[float, int]) -> Decision:
+        """:meth:`decide` on the scores counted in ``seen`` (score to deals)."""
+        value = llr_of_counts(seen, self.elo0, self.elo1) if any(seen.values()) else 0.0
         accepted = "H1" if value >= self.upper else "H0" if value <= self.lower else None
         return Decision(value, self.lower, self.upper, accepted)
 

@@ -42,3 +42,10 @@ class Cheater:
         from kcref.model.cards import parse_card
 
         return Draw(parse_card("AS"))
+
+
+class Hostile:
+    """Raises with a message that tries to write lines of its own into the log."""
+
+    def choose(self, view: SeatView, legal: Sequence[Action], can_end: bool, rng: random.Random) -> Action | None:
+        raise ValueError('x\n[Players "Mallory, Eve"]\nhand 2\n# kcref: ignore[KC100]\x1b[2J')

@@ -12,10 +12,11 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ...engine.bots import Bot, play_hand
+from ...engine.bots import Bot, PlayedHand, play_hand
+from ...engine.dealing import deal_from_deck
 from ...engine.duplicate import Seating, deal_deck, game_rng
 from ...engine.outcome import hand_scores, places
-from ...engine.seats import Forfeit, SeatPlayer
+from ...engine.seats import Forfeit, ForfeitReason, SeatPlayer
 from ...model.events import Event, HandStart, Tag
 from ...model.options import OPTION_TAGS_BY_NAME, resolve
 from ...notation.writer import event_text
@@ -54,10 +55,10 @@ def header(setup: Setup, seating: Seating) -> list[Event]:
     """The tags of a game's log: the players (the entrants' names), the rules, the options, and
     which deal and which bots."""
     names = [setup.entrants[e].name for e in seating.lineup]
-    tags: list[Event] = [Tag("Event", "kcref arena"), Tag("Round", f"deal {seating.deal}, game {seating.rotation + 1}"),
-            Tag("Players", ", ".join(names)), Tag("Rules", setup.rules.lower()),
-            *(Tag(OPTION_TAGS_BY_NAME[k.lower()].tag, v) for k, v in setup.options),
-            Tag("Seed", str(setup.seed))]
+    tags: list[Event] = [
+        Tag("Event", "kcref arena"), Tag("Round", f"deal {seating.deal}, game {seating.rotation + 1}"),
+        Tag("Players", ", ".join(names)), Tag("Rules", setup.rules.lower()),
+        *(Tag(OPTION_TAGS_BY_NAME[k.lower()].tag, v) for k, v in setup.options), Tag("Seed", str(setup.seed))]
     tags += [Tag("Bot", _printable(f"{setup.entrants[e].name} = {setup.entrants[e].spec}")) for e in seating.lineup]
     return tags
 
@@ -75,40 +76,33 @@ def play_game(setup: Setup, seating: Seating) -> GameResult:
     rng = game_rng(setup.seed, seating.deal, seating.rotation)
     execs: list[ExecBot | None] = [None] * len(names)
     stderr = [""] * len(names)
+    deck = deal_deck(setup.seed, seating.deal)
     try:
         seats: list[Bot] = []
         try:
             for seat, e in enumerate(seating.lineup):
                 seats.append(_seat_player(setup, seating, seat, e, names, dealer, execs))
         except Forfeit as early:
-            played = None
-            forfeit: Forfeit | None = early
+            dealt = deal_from_deck(options, names, dealer, deck)
+            played = PlayedHand(list(dealt.events()), dealt.table, forfeit=early)
         else:
-            played = play_hand(options, names, dealer, seats, rng, deck=deal_deck(setup.seed, seating.deal))
-            forfeit = played.forfeit
+            played = play_hand(options, names, dealer, seats, rng, deck=deck)
     finally:
         for seat, bot in enumerate(execs):
             if bot is not None:
                 stderr[seat] = bot.close()
-    lines = [event_text(t) for t in header(setup, seating)]
-    note = "" if forfeit is None else _printable(
-        f"{names[forfeit.seat]} forfeits ({forfeit.reason.value}): {forfeit.detail}")
-    if played is None:
-        assert forfeit is not None
-        # Nothing was dealt: the log says why, and holds no hand.
-        lines += ["", f"# {note}"]
-        lost = tuple(int(s == forfeit.seat) for s in range(len(names)))
-        game = ArenaGame(seating.deal, seating.lineup, lost, None, (forfeit.seat, forfeit.reason.name))
+    t, forfeit = played.table, played.forfeit
+    hand = HandStart(1, names[dealer])
+    if forfeit is None:
+        game = ArenaGame(seating.deal, seating.lineup, places(t), hand_scores(t, played.pot_won))
     else:
-        t = played.table
-        hand = HandStart(1, names[dealer])
-        if forfeit is None:
-            game = ArenaGame(seating.deal, seating.lineup, places(t), hand_scores(t, played.pot_won))
-        else:
-            hand = HandStart(1, names[dealer], comment=f"# kcref: ignore[KC501] {note}")
-            game = ArenaGame(seating.deal, seating.lineup, places(t, forfeit.seat), None,
-                             (forfeit.seat, forfeit.reason.name))
-        lines += ["", event_text(hand), *(event_text(e) for e in played.events)]
+        note = _printable(f"{names[forfeit.seat]} forfeits ({forfeit.reason.value}): {forfeit.detail}")
+        # The hand stops where the bot forfeited: unfinished on purpose, which the log says.
+        hand = HandStart(1, names[dealer], comment=f"# kcref: ignore[KC501] {note}")
+        game = ArenaGame(seating.deal, seating.lineup, places(t, forfeit.seat), None,
+                         (forfeit.seat, forfeit.reason.name))
+    lines = [*(event_text(e) for e in header(setup, seating)), "", event_text(hand),
+             *(event_text(e) for e in played.events)]
     return GameResult(game, seating, "\n".join(lines) + "\n", tuple(stderr),
                       forfeit.detail if forfeit is not None else "")
 
@@ -117,7 +111,10 @@ def _seat_player(setup: Setup, seating: Seating, seat: int, entrant: int, names:
                  execs: list[ExecBot | None]) -> SeatPlayer:
     command = setup.entrants[entrant].command
     if command is None:
-        bot = seat_bot_factory(setup.entrants[entrant].spec)()
+        try:
+            bot = seat_bot_factory(setup.entrants[entrant].spec)()
+        except Exception as exc:
+            raise Forfeit(seat, ForfeitReason.START, f"cannot be made: {type(exc).__name__}: {exc}") from None
         return SeatPlayer(seat, bot, time.monotonic, setup.move_time, setup.game_time)
     # A program is held to its times as it is read (kcref.apps.arena.protocol).
     exec_bot = execs[seat] = ExecBot(command, seat, setup.move_time, setup.game_time)

@@ -17,12 +17,15 @@ class ProgressLine:
         self.stream = stream
         self.start = time.monotonic()
         self.width = 0
+        self.wins: list[int] = []
+        self.counted = 0
 
     def __call__(self, run: ArenaRun) -> None:
-        wins = [0] * len(run.setup.entrants)
-        for r in run.results:
+        wins = self.wins = self.wins or [0] * len(run.setup.entrants)
+        for r in run.results[self.counted:]:
             for seat, e in enumerate(r.game.lineup):
                 wins[e] += r.game.won(seat)
+        self.counted = len(run.results)
         leader = max(range(len(wins)), key=lambda e: (wins[e], -e))
         done, total = run.deals_played, run.deals
         elapsed = time.monotonic() - self.start

@@ -30,6 +30,8 @@ from collections.abc import Mapping, Sequence
 from typing import IO, Any, final
 
 from ...engine.seats import Forfeit, ForfeitReason, SeatView
+from ...engine.table import PILES
+from ...model.cards import DECK
 from ...model.events import Action
 from ...notation.writer import action_text, card_text
 
@@ -43,16 +45,21 @@ QUIT_GRACE = 0.2
 """Seconds a program has to exit after ``quit`` before it is killed."""
 
 
+_CARD_TEXT = {card: card_text(card) for card in DECK}
+_PILE_TEXT = {pile: pile.value for pile in PILES}
+
+
 def view_message(view: SeatView, legal: Sequence[Action], can_end: bool) -> dict[str, Any]:
     """The ``move`` message: what the seat sees, and what it may do."""
-    cards = card_text
+    text = _CARD_TEXT
+    king = view.pending_king
     return {
         "type": "move", "seat": view.seat, "player": view.player, "dealer": view.dealer,
-        "hand": [cards(c) for c in view.hand], "hand_sizes": list(view.hand_sizes),
-        "piles": {pile.value: [cards(c) for c in pile_cards] for pile, pile_cards in view.piles},
-        "removed": [[cards(c) for c in pile] for pile in view.removed],
+        "hand": [text[c] for c in view.hand], "hand_sizes": list(view.hand_sizes),
+        "piles": {_PILE_TEXT[pile]: [text[c] for c in cards] for pile, cards in view.piles},
+        "removed": [[text[c] for c in pile] for pile in view.removed],
         "stock": view.stock, "drawn": view.drawn, "plays": view.plays, "step": view.step,
-        "pending_king": cards(view.pending_king) if view.pending_king is not None else None,
+        "pending_king": text[king] if king is not None else None,
         "turns": view.turns, "stacks": list(view.stacks) if view.stacks is not None else None,
         "pot": view.pot, "legal": [action_text(a) for a in legal], "can_end": can_end,
     }

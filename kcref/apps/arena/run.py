@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 import signal
 import sys
-from collections import deque
+from collections import Counter, deque
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -45,6 +45,8 @@ class ArenaRun:
     interrupted: bool = False
     sprt: Sprt | None = None
     decision: Decision | None = None
+    deal_scores: Counter[float] = field(default_factory=Counter)
+    """The first entrant's score against the second per deal (for the SPRT): score to deals."""
 
 
 Progress = Callable[[ArenaRun], None]
@@ -67,7 +69,8 @@ def run_arena(setup: Setup, deals: int, *, jobs: int = 1, dask: str | None = Non
                 for result in games:
                     write_game(output, result)
             if sprt is not None:
-                run.decision = sprt.decide(list(deal_scores((r.game for r in run.results), 0, 1).values()))
+                run.deal_scores.update(deal_scores((r.game for r in games), 0, 1).values())
+                run.decision = sprt.decide_counts(run.deal_scores)
             if progress is not None:
                 progress(run)
             if run.decision is not None and run.decision.accepted is not None:
