@@ -268,6 +268,7 @@ def test_the_sprt_stops_as_soon_as_it_decides() -> None:
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
 def test_ctrl_c_at_the_command_prints_the_results_so_far_and_ends_every_bot(tmp_path: Path) -> None:
+    """With worker processes: the workers end the programs of the games they were playing."""
     import signal
     import subprocess
     import time
@@ -288,7 +289,7 @@ def test_ctrl_c_at_the_command_prints_the_results_so_far_and_ends_every_bot(tmp_
         "    else: break\n", encoding="utf-8")
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     process = subprocess.Popen([sys.executable, "-m", "kcref", "arena", "greedy", f"exec:{sys.executable} {slow}",
-                                "--deals", "10000", "--format", "json"], stdout=subprocess.PIPE,
+                                "--deals", "10000", "--format", "json", "--jobs", "2"], stdout=subprocess.PIPE,
                                stderr=subprocess.PIPE, env=env, cwd=tmp_path)
     try:
         deadline = time.monotonic() + 20

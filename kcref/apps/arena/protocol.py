@@ -95,6 +95,7 @@ class ExecBot:
         except OSError as exc:
             self._stderr.close()
             raise Forfeit(seat, ForfeitReason.START, f"cannot start {command[0]!r}: {exc.strerror or exc}") from None
+        _running.add(self._process.pid)
 
     # --- the conversation ----------------------------------------------------------------------
 
@@ -196,6 +197,7 @@ class ExecBot:
                 pass
             _kill_group(process.pid)
             process.wait()
+            _running.discard(process.pid)
             self._process = None
         return self._stderr_tail()
 
@@ -209,6 +211,23 @@ class ExecBot:
             return stderr.read().decode("utf-8", "replace")
         finally:
             stderr.close()
+
+
+_running: set[int] = set()
+"""The sessions (by the process id of their leader) of the programs this process started and
+has not ended yet."""
+
+
+def end_every_program() -> None:
+    """Kill every program this process started, and all they started: for a process that is
+    about to exit without unwinding (a worker told to stop)."""
+    for pgid in list(_running):
+        _kill_group(pgid)
+        try:
+            os.waitpid(pgid, 0)
+        except ChildProcessError:
+            pass
+    _running.clear()
 
 
 def _kill_group(pgid: int) -> None:

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import os
 import signal
-import sys
 from collections import Counter, deque
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -20,9 +19,10 @@ from pathlib import Path
 from typing import Any
 
 from ...engine.duplicate import seatings
-from ...files.atomic import write_atomically
+from ...files.atomic import signals_guarded, write_atomically
 from ...scoring.arena_stats import Decision, Sprt, deal_scores
 from .games import GameResult, Setup, play_game
+from .protocol import end_every_program
 
 AHEAD = 4
 """Deals sent ahead per worker, so that no worker waits for the next."""
@@ -62,19 +62,21 @@ def run_arena(setup: Setup, deals: int, *, jobs: int = 1, dask: str | None = Non
     source = _on_dask(setup, deals, dask) if dask else _in_workers(setup, deals, jobs) if jobs > 1 \
         else (play_deal(setup, d) for d in range(1, deals + 1))
     try:
-        for games in source:
-            run.results.extend(games)
-            run.deals_played += 1
-            if output is not None:
-                for result in games:
-                    write_game(output, result)
-            if sprt is not None:
-                run.deal_scores.update(deal_scores((r.game for r in games), 0, 1).values())
-                run.decision = sprt.decide_counts(run.deal_scores)
-            if progress is not None:
-                progress(run)
-            if run.decision is not None and run.decision.accepted is not None:
-                break
+        # SIGTERM and SIGHUP unwind as Ctrl-C does, through the games' own endings of their bots.
+        with signals_guarded():
+            for games in source:
+                run.results.extend(games)
+                run.deals_played += 1
+                if output is not None:
+                    for result in games:
+                        write_game(output, result)
+                if sprt is not None:
+                    run.deal_scores.update(deal_scores((r.game for r in games), 0, 1).values())
+                    run.decision = sprt.decide_counts(run.deal_scores)
+                if progress is not None:
+                    progress(run)
+                if run.decision is not None and run.decision.accepted is not None:
+                    break
     except KeyboardInterrupt:
         run.interrupted = True
     finally:
@@ -102,20 +104,20 @@ def write_game(folder: str, result: GameResult) -> None:
 
 
 def _worker_start() -> None:
-    """A worker leaves Ctrl-C to its parent, which stops it; the parent's SIGTERM unwinds it, so
-    that the game it plays ends its bots' programs on the way out."""
+    """A worker leaves Ctrl-C to its parent, which stops it with SIGTERM: the worker then ends
+    its bots' programs and exits at once (an exception would not do: the pool's worker loop
+    catches it as the game's result and takes the next game)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, _exit_on_signal)
 
 
 def _exit_on_signal(signum: int, frame: Any) -> None:
-    sys.exit(128 + signum)
+    end_every_program()
+    os._exit(128 + signum)
 
 
 def _in_workers(setup: Setup, deals: int, jobs: int) -> Iterator[list[GameResult]]:
     from concurrent.futures import Future, ProcessPoolExecutor
-
-    from ...files.atomic import signals_guarded
 
     pool = ProcessPoolExecutor(max_workers=jobs, initializer=_worker_start)
     pending: deque[Future[list[GameResult]]] = deque()
