@@ -126,12 +126,12 @@ def _files(folder: Path) -> dict[str, bytes]:
 
 
 def test_results_and_logs_are_the_same_with_two_jobs(tmp_path: Path) -> None:
-    s = setup(("greedy", "random", "greedy"), 2, "commercial")
+    s = setup(("greedy", "random", f"{SEAT_BOTS}:Recorder"), 2, "commercial")
     one = run_arena(s, 4, output=str(tmp_path / "one"))
     two = run_arena(s, 4, jobs=2, output=str(tmp_path / "two"))
     assert arena_json(one) == arena_json(two)
     assert _files(tmp_path / "one") == _files(tmp_path / "two")
-    assert run_arena(setup(("greedy", "random", "greedy"), 2, "commercial", seed=8), 4).results != one.results
+    assert run_arena(setup(("greedy", "random", f"{SEAT_BOTS}:Recorder"), 2, "commercial", seed=8), 4).results != one.results
 
 
 def test_results_and_logs_are_the_same_on_dask(tmp_path: Path) -> None:
@@ -341,3 +341,16 @@ def test_what_a_bot_says_cannot_write_lines_into_the_log(tmp_path: Path) -> None
         assert problems(report.diagnostics) == [] and len(report.hands) == 1
         assert "Mallory" not in r.log.replace(r.log.split("\nhand 1", 1)[1].split("\n", 1)[0], "")
         assert "\x1b" not in r.log and r.log.count("\nhand ") == 1
+
+
+def test_a_bot_that_writes_a_lot_on_standard_error_keeps_only_its_tail(tmp_path: Path) -> None:
+    pids = tmp_path / "pids"
+    pids.mkdir()
+    from kcref.apps.arena.protocol import MAX_STDERR
+
+    run = run_arena(setup(("greedy", f"exec:{sys.executable} {BAD_BOT} noisy {pids}"), 2), 1)
+    for r in run.results:
+        assert r.game.forfeit is None
+        seat = r.game.lineup.index(1)
+        assert 0 < len(r.stderr[seat].encode()) <= MAX_STDERR and r.stderr[seat].endswith("noise \n")
+    assert not [pid for pid in (int(p.stem) for p in pids.iterdir()) if _alive(pid)]

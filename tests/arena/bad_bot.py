@@ -1,4 +1,5 @@
-"""A protocol bot that misbehaves on its first move, as MODE says; it writes its process id (and
+"""A protocol bot that misbehaves on its first move, as MODE says (or, ``noisy``, writes a lot on
+its standard error at every move and plays fair); it writes its process id (and
 that of a child it starts, for ``hang``) into the folder PIDS, so a test can see them all gone.
 
     python bad_bot.py MODE PIDS
@@ -23,6 +24,11 @@ for line in sys.stdin:
         continue
     if message["type"] != "move":
         break
+    if mode == "noisy":  # a megabyte on standard error at every move, then a fair answer
+        sys.stderr.write("noise " * 174763 + "\n")
+        sys.stderr.flush()
+        print(json.dumps({"type": "action", "action": message["legal"][0] if message["legal"] else None}), flush=True)
+        continue
     if mode == "crash":
         sys.exit(3)
     if mode == "hang":

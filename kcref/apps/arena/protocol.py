@@ -12,8 +12,8 @@ input and reads one a line from its standard output:
 
 A bot whose program ends, does not answer in time, answers something that is not such a
 message, an action it was not offered, or more than :data:`MAX_ANSWER` bytes without a line
-end, forfeits the game (:class:`kcref.engine.seats.Forfeit`). Its standard error goes to a
-file, of which the last :data:`MAX_STDERR` bytes are kept for the game's record.
+end, forfeits the game (:class:`kcref.engine.seats.Forfeit`). Its standard error is read as it
+comes, and the last :data:`MAX_STDERR` bytes are kept for the game's record.
 """
 
 from __future__ import annotations
@@ -24,10 +24,9 @@ import random
 import select
 import signal
 import subprocess
-import tempfile
 import time
 from collections.abc import Mapping, Sequence
-from typing import IO, Any, final
+from typing import Any, final
 
 from ...engine.seats import Forfeit, ForfeitReason, SeatView
 from ...engine.table import PILES
@@ -86,16 +85,19 @@ class ExecBot:
         self.move_time = move_time
         self.time_left = game_time
         self._buffer = b""
-        self._stderr: IO[bytes] = tempfile.TemporaryFile()  # noqa: SIM115 (closed by close(), after the game)
+        self._stderr = bytearray()
+        """The tail of what the program wrote to its standard error, read as it comes."""
         self._process: subprocess.Popen[bytes] | None = None
         try:
             self._process = subprocess.Popen(
-                list(command), stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._stderr,
+                list(command), stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                 start_new_session=True, close_fds=True)
         except OSError as exc:
-            self._stderr.close()
             raise Forfeit(seat, ForfeitReason.START, f"cannot start {command[0]!r}: {exc.strerror or exc}") from None
         _running.add(self._process.pid)
+        assert self._process.stderr is not None
+        self._err_fd = self._process.stderr.fileno()
+        os.set_blocking(self._err_fd, False)
 
     # --- the conversation ----------------------------------------------------------------------
 
@@ -157,12 +159,31 @@ class ExecBot:
             if len(self._buffer) >= MAX_ANSWER:
                 raise Forfeit(self.seat, ForfeitReason.FLOOD, f"{len(self._buffer)} bytes without a line end")
             wait = deadline - time.monotonic()
-            if wait <= 0 or not select.select([fd], [], [], wait)[0]:
+            ready = select.select([fd, self._err_fd], [], [], wait)[0] if wait > 0 else []
+            if not ready:
                 raise Forfeit(self.seat, ForfeitReason.TIME, f"no answer to {what}")
-            chunk = os.read(fd, MAX_ANSWER)
+            if self._err_fd in ready:
+                self._drain_stderr()
+            if fd in ready:
+                chunk = os.read(fd, MAX_ANSWER)
+                if not chunk:
+                    raise self._ended()
+                self._buffer += chunk
+
+    def _drain_stderr(self) -> None:
+        """Read what the program wrote to its standard error so far, keeping the tail: a program
+        that writes a lot there fills neither memory nor disk, nor blocks."""
+        err = self._stderr
+        while True:
+            try:
+                chunk = os.read(self._err_fd, 65536)
+            except (BlockingIOError, OSError):
+                return
             if not chunk:
-                raise self._ended()
-            self._buffer += chunk
+                return
+            err += chunk
+            if len(err) > MAX_STDERR:
+                del err[:len(err) - MAX_STDERR]
 
     def _ended(self) -> Forfeit:
         process = self._process
@@ -191,26 +212,19 @@ class ExecBot:
                         stream.close()
                 except OSError:
                     pass
-            try:
-                process.wait(QUIT_GRACE)
-            except subprocess.TimeoutExpired:
-                pass
+            end = time.monotonic() + QUIT_GRACE
+            while process.poll() is None and time.monotonic() < end:
+                # Drained while it exits: a program blocked on a full standard error never would.
+                select.select([self._err_fd], [], [], max(0.0, min(0.01, end - time.monotonic())))
+                self._drain_stderr()
             _kill_group(process.pid)
             process.wait()
             _running.discard(process.pid)
+            self._drain_stderr()
+            if process.stderr is not None:
+                process.stderr.close()
             self._process = None
-        return self._stderr_tail()
-
-    def _stderr_tail(self) -> str:
-        stderr = self._stderr
-        if stderr.closed:
-            return ""
-        try:
-            size = stderr.seek(0, os.SEEK_END)
-            stderr.seek(max(0, size - MAX_STDERR))
-            return stderr.read().decode("utf-8", "replace")
-        finally:
-            stderr.close()
+        return self._stderr.decode("utf-8", "replace")
 
 
 _running: set[int] = set()
