@@ -354,3 +354,14 @@ def test_a_bot_that_writes_a_lot_on_standard_error_keeps_only_its_tail(tmp_path:
         seat = r.game.lineup.index(1)
         assert 0 < len(r.stderr[seat].encode()) <= MAX_STDERR and r.stderr[seat].endswith("noise \n")
     assert not [pid for pid in (int(p.stem) for p in pids.iterdir()) if _alive(pid)]
+
+
+@pytest.mark.parametrize("kind", ["python", "exec"])
+def test_a_bot_held_to_its_time(kind: str, tmp_path: Path) -> None:
+    spec = f"{SEAT_BOTS}:Sleeper" if kind == "python" else f"exec:{sys.executable} {BAD_BOT} slow {tmp_path}"
+    game_limited = Setup(entrants((spec, "greedy"), 2), 2, "classic", (), 7, move_time=1.0, game_time=0.1)
+    for r in run_arena(game_limited, 1).results:
+        assert r.game.forfeit is not None and r.game.forfeit[1] == "TIME" and "game ran out" in r.forfeit_detail
+    move_limited = Setup(entrants((spec, "greedy"), 2), 2, "classic", (), 7, move_time=0.01, game_time=60.0)
+    for r in run_arena(move_limited, 1).results:
+        assert r.game.forfeit is not None and r.game.forfeit[1] == "TIME", r.forfeit_detail

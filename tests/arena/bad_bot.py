@@ -29,6 +29,10 @@ for line in sys.stdin:
         sys.stderr.flush()
         print(json.dumps({"type": "action", "action": message["legal"][0] if message["legal"] else None}), flush=True)
         continue
+    if mode == "slow":  # fair answers, each after 0.03 s
+        time.sleep(0.03)
+        print(json.dumps({"type": "action", "action": message["legal"][0] if message["legal"] else None}), flush=True)
+        continue
     if mode == "crash":
         sys.exit(3)
     if mode == "hang":

@@ -49,3 +49,13 @@ class Hostile:
 
     def choose(self, view: SeatView, legal: Sequence[Action], can_end: bool, rng: random.Random) -> Action | None:
         raise ValueError('x\n[Players "Mallory, Eve"]\nhand 2\n# kcref: ignore[KC100]\x1b[2J')
+
+
+class Sleeper:
+    """Thinks for 0.03 s over every move, then plays as the Recorder does."""
+
+    def choose(self, view: SeatView, legal: Sequence[Action], can_end: bool, rng: random.Random) -> Action | None:
+        import time
+
+        time.sleep(0.03)
+        return Recorder().choose(view, legal, can_end, rng)
