@@ -19,8 +19,8 @@ from ..model.status import ExitStatus
 
 __all__ = ["main", "run"]
 
-COMMANDS = ("check", "fmt", "score", "show", "record", "serve", "report", "play", "rules", "explain", "completion",
-            "lsp")
+COMMANDS = ("check", "fmt", "score", "show", "record", "serve", "report", "play", "arena", "rules", "explain",
+            "completion", "lsp")
 """The commands, each the ``command`` of the module of ``kcref.cli`` of the same name."""
 
 

@@ -30,6 +30,7 @@ from ..model.options import OPTION_TAGS_BY_NAME, Options, resolve
 from ..notation.writer import DEFAULT_SPELLING, Spelling, event_text
 from .carry import ChipCarry
 from .dealing import deal_from_deck, pick, shuffled_deck
+from .seats import Forfeit
 from .table import Table
 from .turns import apply, can_end_turn, end_turn, legal_actions, settle
 
@@ -39,7 +40,11 @@ MAX_TURNS = 2000
 
 
 class Bot(Protocol):
-    """Chooses the next action of the player whose turn it is, or None to end the turn."""
+    """Chooses the next action of the player whose turn it is, or None to end the turn.
+
+    The built-in bots read nothing of the table, so they also play a seat of the arena, where a
+    bot sees only its seat's view (:class:`kcref.engine.seats.SeatBot`).
+    """
 
     def choose(self, t: Table, legal: Sequence[Action], can_end: bool, rng: random.Random) -> Action | None: ...
 
@@ -50,7 +55,7 @@ class RandomBot:
     def __init__(self, stop: float = 0.15) -> None:
         self.stop = stop
 
-    def choose(self, t: Table, legal: Sequence[Action], can_end: bool, rng: random.Random) -> Action | None:
+    def choose(self, t: object, legal: Sequence[Action], can_end: bool, rng: random.Random) -> Action | None:
         if can_end and (not legal or rng.random() < self.stop):
             draws = [a for a in legal if isinstance(a, Draw)]
             if draws and rng.random() < 0.9:
@@ -63,7 +68,7 @@ class GreedyBot:
     """Plays as many cards as it can: Kings to corners first, then any card that fits, then a pile
     move that the rules allow, then the draw; ends the turn when nothing is left."""
 
-    def choose(self, t: Table, legal: Sequence[Action], can_end: bool, rng: random.Random) -> Action | None:
+    def choose(self, t: object, legal: Sequence[Action], can_end: bool, rng: random.Random) -> Action | None:
         plays = [a for a in legal if isinstance(a, PlayCard)]
         kings = [a for a in plays if a.card.is_king]
         if kings:
@@ -105,24 +110,36 @@ class PlayedHand(NamedTuple):
 
     events: list[Event]
     table: Table
+    pot_won: int = 0
+    """The pot the winner took (0 when nobody went out, or no chips are played)."""
+    forfeit: Forfeit | None = None
+    """The bot that lost the hand by forfeit, if one did: play stopped there, the turn it was
+    playing is not among the events, and the hand is not settled."""
 
 
-def play_hand(options: Options, names: Sequence[str], dealer: int, bot: Bot, rng: random.Random, *,
+def play_hand(options: Options, names: Sequence[str], dealer: int, bot: Bot | Sequence[Bot], rng: random.Random, *,
               deck: Sequence[Card] | None = None, stacks: Sequence[int] | None = None,
               pot: int = 0) -> PlayedHand:
-    """Deal (from ``deck``, or a deck shuffled by ``rng``) and play one whole hand."""
+    """Deal (from ``deck``, or a deck shuffled by ``rng``) and play one whole hand.
+
+    ``bot`` plays every seat, or ``bot[seat]`` plays each seat. A bot that raises
+    :class:`~kcref.engine.seats.Forfeit` ends the hand (:attr:`PlayedHand.forfeit`).
+    """
+    seats = list(bot) if isinstance(bot, Sequence) else [bot] * len(names)
     dealt = deal_from_deck(options, names, dealer, deck or shuffled_deck(rng), stacks=stacks, pot=pot)
     t = dealt.table
     events: list[Event] = [*(Deal(names[s], cards) for s, cards in enumerate(dealt.deals)), Layout(dealt.layout)]
     while not t.over and t.turns < MAX_TURNS:
         seat = t.player
-        actions = play_turn(t, bot, rng)
+        try:
+            actions = play_turn(t, seats[seat], rng)
+        except Forfeit as forfeit:
+            return PlayedHand(events, t, forfeit=forfeit)
         end_turn(t)
         events.append(Turn(names[seat], tuple(actions), comment="# out" if t.winner == seat else ""))
     if t.blocked:
         events.append(Blocked())
-    settle(t)
-    return PlayedHand(events, t)
+    return PlayedHand(events, t, settle(t))
 
 
 def play_log(players: int | Sequence[str], rules: str = "classic", overrides: Mapping[str, str] | None = None,

@@ -11,7 +11,7 @@ table. openskill is imported only here, when ratings are asked for.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any, NamedTuple
 
 from ..referee.verdict import HandVerdict
@@ -49,15 +49,20 @@ class Ratings:
         """Rate the hand ``v``, if it counts (one match; a hand of one player rates nobody)."""
         if not counted(v) or len(v.players) < 2:
             return
+        self.match(v.players, finishing_ranks(v))
+
+    def match(self, players: Sequence[str], ranks: Sequence[int]) -> None:
+        """Rate one match of ``players`` (each a team of one), placed by ``ranks`` (0 first,
+        equal ranks tie)."""
         model = self._model
         if model is None:
             from openskill.models import PlackettLuce
 
             model = self._model = PlackettLuce()
         current, hands = self._current, self._hands
-        teams = [[current.get(name) or model.rating(name=name)] for name in v.players]
-        rated = model.rate(teams, ranks=[float(r) for r in finishing_ranks(v)])
-        for name, (player,) in zip(v.players, rated):
+        teams = [[current.get(name) or model.rating(name=name)] for name in players]
+        rated = model.rate(teams, ranks=[float(r) for r in ranks])
+        for name, (player,) in zip(players, rated):
             current[name] = player
             hands[name] = hands.get(name, 0) + 1
 
