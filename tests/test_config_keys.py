@@ -35,7 +35,7 @@ GOOD = {"rules": "family", "options": {"Target": 50, "Draw": "start"}, "select":
         "per-file-ignores": {"old/*.log": ["KC1"], "draft.log": "KC3"}, "exclude": ["out/", "*.bak.log"],
         "extend-exclude": "scratch/", "respect-gitignore": False, "strict": True, "glob": ["*.kc"],
         "format": "json", "jobs": 2, "cache": False, "cache-dir": ".cache"}
-BAD = [None, 0, -1, 1.5, True, "", "KC", "kc2", "KC999", "nope", "\x00", "a\nb", [], ["KC2", 3], [["KC2"]],
+BAD = [None, 0, -1, 1.5, True, "", "KC", "kc2", "KC99", "nope", "\x00", "a\nb", [], ["KC2", 3], [["KC2"]],
        {"Target": 50}, {"Nope": 1}, {"x.log": ["KC1"]}, {"x.log": ["XX"]}, {"a\x00": ["KC1"]}, "Classic"]
 
 
