@@ -62,7 +62,7 @@ def test_sarif_is_valid_and_complete(in_root: Path) -> None:
         (location,) = result["locations"]
         physical = location["physicalLocation"]
         assert physical["artifactLocation"] == {"uri": d["path"], "uriBaseId": "%SRCROOT%"}
-        assert physical["region"] == {"startLine": d["line"], "startColumn": d["column"]}
+        assert physical["region"] == {"startLine": d["line"], "startColumn": d["column"], "endColumn": d["end_column"]}
     rules = run_["tool"]["driver"]["rules"]
     assert [r["id"] for r in rules] == sorted({d["code"] for d in expected})
     for rule in rules:
@@ -89,7 +89,9 @@ def test_gitlab_code_quality(in_root: Path) -> None:
         assert set(finding) == GITLAB_KEYS
         assert finding["check_name"] == d["code"] and finding["description"] == f"{d['code']} {d['message']}"
         assert finding["severity"] in {"info", "minor", "major", "critical", "blocker"}
-        assert finding["location"] == {"path": d["path"], "lines": {"begin": max(d["line"], 1)}}
+        line = max(d["line"], 1)
+        assert finding["location"] == {"path": d["path"], "positions": {"begin": {"line": line, "column": d["column"]},
+                                                                        "end": {"line": line, "column": d["end_column"]}}}
         assert re.fullmatch("[0-9a-f]{64}", finding["fingerprint"])
     assert len({f["fingerprint"] for f in doc}) == len(doc)
     assert set(GITLAB_SEVERITIES.values()) <= {"info", "minor", "major", "critical", "blocker"}
@@ -104,7 +106,8 @@ def test_gitlab_fingerprints_survive_lines_moving(tmp_path: Path, monkeypatch: p
     assert json_check("--format", "gitlab", "night.log")[1] == first  # stable across runs
     Path("night.log").write_text("# a comment\n\n# and another\n" + text, encoding="utf-8")
     moved = json_check("--format", "gitlab", "night.log")[1]
-    assert [f["location"]["lines"]["begin"] for f in moved] == [f["location"]["lines"]["begin"] + 3 for f in first]
+    begins = [[f["location"]["positions"]["begin"]["line"] for f in found] for found in (first, moved)]
+    assert begins[1] == [line + 3 for line in begins[0]]
     assert [f["fingerprint"] for f in moved] == [f["fingerprint"] for f in first]
 
 

@@ -26,12 +26,18 @@ class Diagnostic(NamedTuple):
     def is_error(self) -> bool:
         return self.severity is Severity.ERROR
 
+    @property
+    def end_column(self) -> int:
+        """The column just past the token the diagnostic points at (see :func:`end_column`)."""
+        return end_column(self.source, self.column)
+
     def as_dict(self) -> dict[str, object]:
-        """The JSON form: path, line, column, severity, code, message."""
+        """The JSON form: path, line, column, end_column, severity, code, message."""
         return {
             "path": self.path,
             "line": self.line,
             "column": self.column,
+            "end_column": self.end_column,
             "severity": self.severity.value,
             "code": self.code,
             "message": self.message,

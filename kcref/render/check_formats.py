@@ -269,7 +269,7 @@ class GithubPrinter(Printer):
 
 
 class JsonPrinter(Printer):
-    """One JSON object: ``diagnostics`` (path, line, column, severity, code, message), ``files``
+    """One JSON object: ``diagnostics`` (path, line, column, end_column, severity, code, message), ``files``
     and ``summary``. It streams: each diagnostic is written as it is found."""
 
     def __init__(self, *args: object, **kwargs: object) -> None:
@@ -449,7 +449,7 @@ class SarifPrinter(Printer):
             return
         location: dict[str, object] = {"artifactLocation": artifact_uri(d.path)}
         if d.line >= 1:
-            location["region"] = {"startLine": d.line, "startColumn": max(d.column, 1)}
+            location["region"] = {"startLine": d.line, "startColumn": max(d.column, 1), "endColumn": d.end_column}
         result = {"ruleId": d.code, "level": SARIF_LEVELS[d.severity], "message": {"text": d.message},
                   "locations": [{"physicalLocation": location}]}
         self.out.write(('{\n  "$schema": "' + SARIF_SCHEMA + '",\n  "version": "2.1.0",\n  "runs": [{\n'
@@ -508,9 +508,11 @@ class GitlabPrinter(Printer):
             return
         key = (d.code, d.message, d.source.strip())
         occurrence = self.seen[key] = self.seen.get(key, -1) + 1
+        line = max(d.line, 1)
+        positions = {"begin": {"line": line, "column": max(d.column, 1)}, "end": {"line": line, "column": d.end_column}}
         finding = {"description": f"{d.code} {d.message}", "check_name": d.code,
                    "fingerprint": fingerprint(d, occurrence), "severity": GITLAB_SEVERITIES[d.severity],
-                   "location": {"path": d.path, "lines": {"begin": max(d.line, 1)}}}
+                   "location": {"path": d.path, "positions": positions}}
         self.out.write(("[" if not self.written else ",") + "\n  " + json_text(finding, level=1))
         self.written += 1
 
