@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import BinaryIO
 
 from ..files.inputs import STDIN, Inputs, display_name, open_input, problem_diagnostic
@@ -23,11 +22,9 @@ class NotShown(Exception):
     (the exit status is ``ExitStatus.USAGE``)."""
 
 
-def view_style(*, plain: bool, full: bool, terminal: bool, environ: Mapping[str, str]) -> ViewStyle:
-    """Suit symbols and colour only on a terminal, colour never with ``NO_COLOR`` set; ``plain``:
-    neither."""
-    return ViewStyle(ascii=plain or not terminal, colour=not plain and terminal and not environ.get("NO_COLOR"),
-                     full=full)
+def view_style(*, plain: bool, full: bool, terminal: bool, colour: bool) -> ViewStyle:
+    """Suit symbols only on a terminal, colour as ``colour`` says; ``plain``: neither."""
+    return ViewStyle(ascii=plain or not terminal, colour=not plain and colour, full=full)
 
 
 def show_input(inputs: Inputs, hand: int | None, line: int | None, style: ViewStyle, fmt: str = "text") -> str:

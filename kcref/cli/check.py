@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, TextIO
 
 import click
 
-from .common import Failed, no_gitignore, output_file, resolve_inputs
+from .common import Failed, colour_option, no_gitignore, output_file, resolve_inputs, wants_colour
 from .registry import Described, RegistryChoice, RegistryOption
 
 if TYPE_CHECKING:
@@ -93,6 +93,7 @@ CODES_HELP = "(comma-separated code prefixes such as KC2 or KC216; repeatable)"
 @click.option("--statistics", is_flag=True,
               help="Instead of the messages, print how many there are of each code, most frequent first "
                    "(text, or a JSON list with --format json).")
+@colour_option
 @click.option("--stdin-filename", metavar="NAME",
               help="The name of standard input (-): in what is printed, and for its configuration.")
 @no_gitignore
@@ -104,7 +105,7 @@ CODES_HELP = "(comma-separated code prefixes such as KC2 or KC216; repeatable)"
 def command(ctx: click.Context, files: tuple[str, ...], fmt: str | None, globs: tuple[str, ...], jobs: int | None,
           quiet: bool, strict: bool | None, verbose: bool, no_source: bool, exit_zero: bool, out: str,
           select: tuple[str, ...], ignore: tuple[str, ...], extend_ignore: tuple[str, ...], config_file: str | None,
-          isolated: bool, statistics: bool, stdin_filename: str | None, no_gitignore: bool, no_cache: bool,
+          isolated: bool, statistics: bool, colour: str, stdin_filename: str | None, no_gitignore: bool, no_cache: bool,
           cache_dir: str | None) -> None:
     """Check game logs; report every problem as PATH:LINE:COL: SEVERITY CODE message.
 
@@ -167,7 +168,8 @@ def command(ctx: click.Context, files: tuple[str, ...], fmt: str | None, globs: 
 
     settings = CheckSettings(format=fmt, quiet=quiet, strict=bool(here.strict), verbose=verbose,
                              show_source=not no_source, statistics=statistics, jobs=here.jobs or 1,
-                             configurations=tuple(in_use), stdin_name=stdin_filename)
+                             configurations=tuple(in_use), stdin_name=stdin_filename,
+                             colour=wants_colour(colour, out == "-" and sys.stdout.isatty(), os.environ))
 
     def check_into(stream: TextIO) -> ExitStatus:
         return run_check(inputs, settings, stream, progress=progress_bar if stderr_is_terminal() else None,

@@ -3,7 +3,7 @@ with a message already worded."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import IO, TYPE_CHECKING
 
@@ -55,6 +55,22 @@ def resolve_inputs(args: Sequence[str], globs: Sequence[str] = (), one_file: boo
     for skipped in inputs.skipped:
         click.echo(f"kcref {name}: {skipped_note(skipped)}", err=True)
     return inputs
+
+
+colour_option = click.option(
+    "--color", "colour", type=click.Choice(["auto", "always", "never"]), default="auto", show_default=True,
+    help="Colour the output: at a terminal (auto; NO_COLOR set: never, FORCE_COLOR set: always), always, never.")
+"""``--color``, for every command that may colour what it prints."""
+
+
+def wants_colour(choice: str, terminal: bool, environ: Mapping[str, str]) -> bool:
+    """Whether to colour: ``always`` or ``never`` as said; ``auto``: never with ``NO_COLOR`` set
+    (not empty), always with ``FORCE_COLOR`` set, else only at a terminal (https://no-color.org)."""
+    if choice != "auto":
+        return choice == "always"
+    if environ.get("NO_COLOR"):
+        return False
+    return bool(environ.get("FORCE_COLOR")) or terminal
 
 
 def cannot_write(path: str, exc: OSError) -> Failed:

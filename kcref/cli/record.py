@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from .common import Failed
+from .common import Failed, wants_colour
 from .registry import PresetName, TagValue
 
 if TYPE_CHECKING:
@@ -55,7 +55,8 @@ def command(ctx: click.Context, file: str, players: str | None, rules: str | Non
                                      param_hint=f"'{hint}'")
     tags = [(name, value) for _, name, value in given if value is not None]
     interactive = sys.stdin.isatty() and sys.stdout.isatty()
-    style = view_style(plain=plain, full=False, terminal=interactive and sys.stdout.isatty(), environ=os.environ)
+    terminal = interactive and sys.stdout.isatty()
+    style = view_style(plain=plain, full=False, terminal=terminal, colour=wants_colour("auto", terminal, os.environ))
     source_for: Callable[[LiveLog], LineSource]
     if interactive:
         from ..apps.record.prompt import PromptSource

@@ -6,7 +6,7 @@ import sys
 
 import click
 
-from .common import Failed, resolve_inputs
+from .common import Failed, colour_option, resolve_inputs, wants_colour
 
 
 @click.command("show")
@@ -17,12 +17,14 @@ from .common import Failed, resolve_inputs
 @click.option("--ascii", "plain", is_flag=True, help="Suit letters instead of symbols, and no colour.")
 @click.option("--format", "fmt", type=click.Choice(["text", "svg"]), default="text", show_default=True,
               help="Draw in text, or as a standalone SVG picture (the picture of 'kcref report').")
-def command(file: str, hand: int | None, line: int | None, full: bool, plain: bool, fmt: str) -> None:
+@colour_option
+def command(file: str, hand: int | None, line: int | None, full: bool, plain: bool, fmt: str, colour: str) -> None:
     """Draw the table at a moment of a log: piles, stock, hands, chips, whose turn.
 
     FILE is one log, or - for standard input. By default the table at the end of the last
     hand; --hand picks a hand, --line the moment after a line (before a hand's layout line:
-    the cards dealt so far). Colour only on a terminal, and never with NO_COLOR set.
+    the cards dealt so far). Colour at a terminal, never with NO_COLOR set, always with
+    FORCE_COLOR set (--color says otherwise).
     --format svg writes the same moment as an SVG picture (cards drawn in suit colours). Exit
     status: 0 drawn, 2 bad usage, a file that cannot be read, or a hand or line not there.
 
@@ -42,9 +44,10 @@ def command(file: str, hand: int | None, line: int | None, full: bool, plain: bo
     if fmt == "svg" and (full or plain):
         raise click.UsageError("--full and --ascii draw text: they do not go with --format svg")
     inputs = resolve_inputs((file,), one_file=True)
-    style = view_style(plain=plain, full=full, terminal=sys.stdout.isatty(), environ=os.environ)
+    terminal = sys.stdout.isatty()
+    style = view_style(plain=plain, full=full, terminal=terminal, colour=wants_colour(colour, terminal, os.environ))
     try:
         text = show_input(inputs, hand, line, style, fmt)
     except NotShown as exc:
         raise Failed(str(exc)) from None
-    click.echo(text, nl=False)
+    click.echo(text, nl=False, color=style.colour)

@@ -140,6 +140,8 @@ class CheckSettings:
     """The configuration files in force (machine formats name them in their metadata)."""
     stdin_name: str | None = None
     """What standard input is called in what is printed (``--stdin-filename``; ``None``: ``<stdin>``)."""
+    colour: bool = False
+    """Text output styled for a terminal (``--color``)."""
 
     def name_of(self, path: str) -> str:
         """How the file read from ``path`` is named in what is printed."""
@@ -221,7 +223,7 @@ class Printer:
 
     def text(self, d: Diagnostic) -> str:
         show_source = self.settings.show_source
-        line = format_text(d, show_source)
+        line = format_text(d, show_source, self.settings.colour)
         if show_source and d.is_error and d.code.startswith("KC3") and d.path != "<stdin>":
             import shlex
 

@@ -16,21 +16,28 @@ from ..model.diagnostics import (
     shown_path,
 )
 
+SEVERITY_COLOURS = {Severity.ERROR: "red", Severity.WARNING: "yellow", Severity.INFO: "cyan"}
+"""At a terminal that takes colour: each severity's word in its colour (bold), the code bold."""
+
 GITHUB_KINDS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "notice"}
 """The workflow command that carries a diagnostic of each severity."""
 
 
-def format_text(d: Diagnostic, show_source: bool = True) -> str:
-    """``path:line:col: severity CODE message``, then the source line and a caret.
+def format_text(d: Diagnostic, show_source: bool = True, colour: bool = False) -> str:
+    """``path:line:col: severity CODE message``, then the source line and a caret; with
+    ``colour``, the path, the severity and the code styled for a terminal.
 
     A long source line is shown as a window of about :data:`kcref.model.clip.LIMIT` characters
-    around the column; every line is :func:`printable` and :func:`defang`-ed.
+    around the column; every line is :func:`printable` and :func:`defang`-ed (before any style
+    is added: the escapes of a style are kcref's own, never a log's).
     """
     prefix = f"{_shown_path(d.path)}:{d.line}:{d.column}: {d.severity.value} {d.code} "
     message = clip(d.message, MESSAGE_LIMIT)
     head = prefix + message
     if not _plain(head):
         head = defang(prefix + printable(message))
+    if colour:
+        head = _styled(head, d)
     if not show_source or not d.source or d.line <= 0:
         return head
     src, column = d.source.rstrip("\r\n"), d.column
@@ -43,6 +50,16 @@ def format_text(d: Diagnostic, show_source: bool = True) -> str:
     # The caret sits under the column; tabs before it are kept so that it lines up in a terminal.
     pad = "".join("\t" if ch == "\t" else " " for ch in src[: max(column - 1, 0)])
     return f"{head}\n    {src}\n    {pad}^"
+
+
+def _styled(head: str, d: Diagnostic) -> str:
+    """The head line of :func:`format_text` with its location bold, and its severity and code in
+    colour (the head's text, made safe already, is left as it is)."""
+    import click
+
+    location, rest = head.split(f": {d.severity.value} {d.code} ", 1)
+    severity = click.style(d.severity.value, fg=SEVERITY_COLOURS[d.severity], bold=True)
+    return f"{click.style(location, bold=True)}: {severity} {click.style(d.code, bold=True)} {rest}"
 
 
 def format_located(path: str, line: int, text: str) -> str:
