@@ -53,7 +53,8 @@ def diagnostic(path: str, line: int, column: int, code: str, message: str, sourc
 # C1), format characters (bidi controls, zero-width characters, invisible tags: all of category
 # Cf), line and paragraph separators, lone surrogates (undecodable bytes of a file name, which
 # cannot even be encoded for output) and noncharacters (U+FFFE, U+FFFF are not XML either).
-# The ranges are spelled out because building them from unicodedata costs ~0.15 s per run;
+# The ranges are spelled out because building them from unicodedata would scan every code point
+# at each start;
 # tests/test_hostile_output.py checks them against the running Python's tables.
 # U+FE0F (a variation selector, category Mn) is not among them: a suit symbol may carry it.
 _HIDDEN_RANGES = (
@@ -77,8 +78,7 @@ def printable(text: str, keep_breaks: bool = False) -> str:
     return (hidden_but_breaks() if keep_breaks else _hidden()).sub(REPLACEMENT, text)
 
 
-# Compiled on first use: each of these large classes costs about half a millisecond to compile,
-# and most runs print nothing that needs them.
+# Compiled on first use: these classes are large, and most runs print nothing that needs them.
 _hidden = lazy_pattern(f"[{_HIDDEN_RANGES}\n\r]")
 
 

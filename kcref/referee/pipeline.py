@@ -447,7 +447,7 @@ def in_workers(work: Callable[[str, Config | None], _T], paths: list[str], setti
     if jobs <= 1 or len(paths) < 2 or "-" in paths:
         yield from map(work, paths, settings)
         return
-    from concurrent.futures import ProcessPoolExecutor  # only with workers: it costs ~9 ms to import
+    from concurrent.futures import ProcessPoolExecutor  # only with workers: a run without them need not import it
 
     from ..files.atomic import signals_guarded
 
