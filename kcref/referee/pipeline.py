@@ -465,7 +465,7 @@ def in_workers(work: Callable[[str, Config | None], _T], paths: list[str], setti
         if done:
             pool.shutdown(wait=True)
         else:  # interrupted, failed, or no longer wanted: the work still queued is not done
-            _stop(pool)
+            stop_pool(pool)
 
 
 def _worker_start() -> None:
@@ -476,7 +476,7 @@ def _worker_start() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-def _stop(pool: ProcessPoolExecutor) -> None:
+def stop_pool(pool: ProcessPoolExecutor) -> None:
     """End the workers now (their work thrown away) and wait until they are gone."""
     terminate = getattr(pool, "terminate_workers", None)  # Python 3.14
     if terminate is not None:

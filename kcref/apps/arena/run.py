@@ -119,6 +119,8 @@ def _exit_on_signal(signum: int, frame: Any) -> None:
 def _in_workers(setup: Setup, deals: int, jobs: int) -> Iterator[list[GameResult]]:
     from concurrent.futures import Future, ProcessPoolExecutor
 
+    from ...referee.pipeline import stop_pool
+
     pool = ProcessPoolExecutor(max_workers=jobs, initializer=_worker_start)
     pending: deque[Future[list[GameResult]]] = deque()
     next_deal = 1
@@ -135,18 +137,7 @@ def _in_workers(setup: Setup, deals: int, jobs: int) -> Iterator[list[GameResult
         if done:
             pool.shutdown(wait=True)
         else:
-            _stop(pool)
-
-
-def _stop(pool: Any) -> None:
-    """End the workers now, their work thrown away, and wait until they are gone."""
-    processes = list((getattr(pool, "_processes", None) or {}).values())
-    pool.shutdown(wait=False, cancel_futures=True)
-    for process in processes:
-        process.terminate()
-    for process in processes:
-        process.join()
-    pool.shutdown(wait=True)
+            stop_pool(pool)
 
 
 # --- a Dask cluster ---------------------------------------------------------------------------

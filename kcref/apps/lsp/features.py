@@ -137,22 +137,14 @@ def _action_offers(hand: JudgedHand | None, line: int, before: str) -> list[tupl
     """The legal next actions of the player to move that start as the last word typed, as Tab
     in ``kcref record`` offers them (and, where that player's hand is unknown, after a card, the
     piles it may go on)."""
-    from ..record.view import action_offers as offers_after
-    from ..record.view import typed_actions
+    from ..record.view import turn_offers
 
     t = _table_before(hand, line)
     if t is None:
         return []
-    player = t.name
-    head, _, fragment = before.rpartition(";")
-    done = head.split(":", 1)[1] if ":" in head.split(";")[0] else head
-    if ":" in fragment:
-        fragment = fragment.split(":", 1)[1]
-    earlier = typed_actions(player, done)
-    if earlier is None:
-        return []
-    fragment = fragment.lstrip()
-    return [(offer, len(fragment)) for offer in offers_after(t, earlier, fragment)]
+    fragment = before.rpartition(";")[2]
+    fragment = (fragment.split(":", 1)[1] if ":" in fragment else fragment).lstrip()
+    return [(offer, len(fragment)) for offer in turn_offers(t, t.name, before)]
 
 
 # --- hover ---------------------------------------------------------------------------------------

@@ -154,6 +154,12 @@ def _turn_offers(log: LiveLog, before: str) -> list[str]:
     t, player = log.table, log.turn
     if t is None or player is None:
         return []
+    return turn_offers(t, player, before)
+
+
+def turn_offers(t: Table, player: str, before: str) -> list[str]:
+    """The legal next actions of ``player`` (to play on table ``t``) that start as the last word
+    of ``before``, a turn line typed so far (with or without the player's name and ':')."""
     head, _, fragment = before.rpartition(";")
     done = head.split(":", 1)[1] if ":" in head.split(";")[0] else head
     if ":" in fragment:
