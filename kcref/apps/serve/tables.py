@@ -18,9 +18,9 @@ from starlette.websockets import WebSocket
 
 from ...render.cells import terminal
 from ..score import score_reports
-from .guard import KEY_COOKIE, Keys, same_origin
+from .guard import Keys, same_origin
 from .room import Broadcast, TableRoom
-from .web import FORBIDDEN, STATIC, package_file, relay
+from .web import FORBIDDEN, STATIC, package_file, page_response, relay
 
 LOG_NAME = "table-{}.log"
 
@@ -62,13 +62,7 @@ class Night:
                 WebSocketRoute("/ws", self.websocket)]
 
     async def index(self, request: Request) -> Response:
-        if not self.keys.access(request).read:
-            return Response(FORBIDDEN, 403, media_type="text/plain")
-        response = Response(self.page, media_type="text/html; charset=utf-8")
-        key = self.keys.cookie_for(request)
-        if key is not None:
-            response.set_cookie(KEY_COOKIE, key, path="/", httponly=True, samesite="strict")
-        return response
+        return page_response(self.page, self.keys, request, "/")
 
     async def static_file(self, request: Request) -> Response:
         name = request.path_params["name"]

@@ -45,6 +45,18 @@ def package_file(name: str) -> bytes:
     return resources.files(__package__).joinpath("static", name).read_bytes()
 
 
+def page_response(page: bytes, keys: Keys, request: Request, cookie_path: str) -> Response:
+    """A page, to a request that holds a key (else 403), with that key kept in a cookie for the
+    page's own requests (its style sheet, script, picture and socket)."""
+    if not keys.access(request).read:
+        return Response(FORBIDDEN, 403, media_type="text/plain")
+    response = Response(page, media_type="text/html; charset=utf-8")
+    key = keys.cookie_for(request)
+    if key is not None:
+        response.set_cookie(KEY_COOKIE, key, path=cookie_path, httponly=True, samesite="strict")
+    return response
+
+
 class TooBig(Exception):
     """A body or a line over the limits."""
 
@@ -120,13 +132,7 @@ class Table:
     # --- reading ---------------------------------------------------------------------------
 
     async def index(self, request: Request) -> Response:
-        if not self.keys.access(request).read:
-            return Response(FORBIDDEN, 403, media_type="text/plain")
-        response = Response(self.page, media_type="text/html; charset=utf-8")
-        key = self.keys.cookie_for(request)
-        if key is not None:
-            response.set_cookie(KEY_COOKIE, key, path=self.cookie_path, httponly=True, samesite="strict")
-        return response
+        return page_response(self.page, self.keys, request, self.cookie_path)
 
     async def no_icon(self, request: Request) -> Response:
         """Browsers ask for an icon; there is none (and no key is needed to be told so)."""
