@@ -18,6 +18,7 @@ It prints:
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import sys
 import tempfile
@@ -119,9 +120,14 @@ def main(argv: list[str] | None = None) -> int:
     for jobs in (1, 2):
         print(f"arena, {jobs} process{'es' if jobs > 1 else ''}: {games_per_second(args.deals, jobs):8.0f} games/s")
     plays, arenas = [], []
-    for _ in range(5):  # taken in turns, the least of each kept: a busy machine slows some runs
-        plays.append(as_play_plays_them(args.deals))
-        arenas.append(as_arena_plays_them(args.deals))
+    gc.disable()  # as timeit does: a collection falling in one run and not the other is noise
+    try:
+        for _ in range(5):  # taken in turns, the least of each kept: a busy machine slows some runs
+            plays.append(as_play_plays_them(args.deals))
+            arenas.append(as_arena_plays_them(args.deals))
+            gc.collect()
+    finally:
+        gc.enable()
     play, arena = min(plays), min(arenas)
     print(f"\nthe same games in-process, CPU time: as kcref play plays them {play:.3f} s, as the arena does "
           f"{arena:.3f} s: the arena adds {100 * (arena / play - 1):.1f}% (target: under 10%)")

@@ -123,9 +123,13 @@ def seat_view(t: Table, seat: int) -> SeatView:
     return SeatView(t, seat)
 
 
+BLIND_DRAW = Draw()
+"""A draw as a seat is offered it: the card is not known before it is drawn."""
+
+
 def blind_actions(legal: Sequence[Action]) -> list[Action]:
     """``legal`` with the draw's card hidden: a seat may not know the top of the stock."""
-    return [Draw() if isinstance(a, Draw) else a for a in legal]
+    return [BLIND_DRAW if type(a) is Draw else a for a in legal]
 
 
 class SeatBot(Protocol):
