@@ -26,6 +26,7 @@ from typing import BinaryIO
 from ..files.atomic import AtomicFile, CannotWrite, is_read_only
 from ..files.discover import file_kind
 from ..files.inputs import STDIN, display_name, open_input
+from ..model.chunks import joined
 from ..model.codes import UNREADABLE
 from ..model.diagnostics import Diagnostic, printable
 from ..model.events import Event
@@ -91,22 +92,12 @@ class _Run:
         """The canonical text as UTF-8 chunks; none after the first error (the rest is only read,
         for its errors)."""
         events = self._events(items)
-        pending: list[str] = []
-        append = pending.append
-        size = 0
-        for line in write_lines(events, spelling):
-            append(line)
-            size += len(line)
-            if size >= CHUNK:
-                if self.errors:
-                    break
-                yield "".join(pending).encode("utf-8")
-                pending.clear()
-                size = 0
+        for chunk in joined(write_lines(events, spelling), CHUNK):
+            if self.errors:
+                break
+            yield chunk.encode("utf-8")
         if self.errors:
             collections.deque(events, maxlen=0)  # read on, for the errors
-        elif pending:
-            yield "".join(pending).encode("utf-8")
 
 
 class _Compare:

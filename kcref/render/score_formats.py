@@ -26,6 +26,7 @@ from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from functools import cache, partial
 from typing import NamedTuple, overload
 
+from ..model.chunks import joined
 from ..model.clip import LIMIT, clip
 from ..model.diagnostics import json_text
 from ..model.options import OPTION_TAGS, Options, preset
@@ -54,16 +55,7 @@ class Chunks:
         self._make = make
 
     def __iter__(self) -> Iterator[str]:
-        buffer: list[str] = []
-        size = 0
-        for piece in self._make():
-            buffer.append(piece)
-            size += len(piece)
-            if size >= PIECE:
-                yield "".join(buffer)
-                buffer, size = [], 0
-        if buffer:
-            yield "".join(buffer)
+        return joined(self._make(), PIECE)
 
     def __str__(self) -> str:
         return "".join(self)

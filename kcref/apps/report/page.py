@@ -23,10 +23,11 @@ import codecs
 import json
 import tempfile
 import xml.etree.ElementTree as ET
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from typing import IO, Any, NamedTuple
 
 from ...files.inputs import Inputs
+from ...model.chunks import joined
 from ...model.diagnostics import Diagnostic
 from ...model.status import ExitStatus
 from ...model.words import plural
@@ -127,20 +128,6 @@ class _Spool:
         self._file.close()
 
 
-def _joined(pieces: Iterable[str]) -> Iterator[str]:
-    """``pieces`` joined into chunks of about :data:`CHUNK` characters."""
-    held: list[str] = []
-    size = 0
-    for piece in pieces:
-        held.append(piece)
-        size += len(piece)
-        if size >= CHUNK:
-            yield "".join(held)
-            held, size = [], 0
-    if held:
-        yield "".join(held)
-
-
 class Page:
     """The page, as text chunks to write one after another; each pass over it makes it anew
     (the hands from the spool, which :meth:`close` deletes)."""
@@ -158,7 +145,7 @@ class Page:
         blank = TableState(((),) * 8, 0, (), None, "")
         fields = {name: getattr(data, name) for name in data.__dataclass_fields__}
         template = _environment().get_template("report.html.j2")
-        return _joined(template.generate(
+        return joined(template.generate(
             title=self.title,
             refresh=LIVE_REFRESH if self.live else None,
             symbols=Markup(symbols_text()),
@@ -169,7 +156,7 @@ class Page:
             style=Markup(_resource("report.css")),
             script=Markup(_resource("report.js")),
             **fields,
-        ))
+        ), CHUNK)
 
     def close(self) -> None:
         """Delete the spool: the page cannot be made again."""
