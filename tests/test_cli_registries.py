@@ -26,6 +26,7 @@ from kcref.engine.bots import BOTS
 from kcref.files.inputs import resolve
 from kcref.model.diagnostics import Diagnostic
 from kcref.model.status import ExitStatus
+from kcref.model.version import build
 from kcref.notation.formatter import Mode
 from kcref.notation.writer import Spelling
 from kcref.referee.pipeline import FileReport
@@ -177,7 +178,7 @@ def test_start_up_imports_no_library() -> None:
             "print(' '.join(sorted(m for m in sys.modules if m.split('.')[0] in ('pyparsing', 'tabulate', 'kcref'))))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT).stdout
     *lines, loaded = out.splitlines()
-    assert lines == ["kcref, version " + __import__("kcref").__version__]
+    assert lines == [f"kcref, version {__import__('kcref').__version__} ({build()})"]
     modules = loaded.split()
     assert not [m for m in modules if not m.startswith(("kcref.cli", "kcref.model.status", "kcref.model.version"))
                 and m not in ("kcref", "kcref.model")], modules

@@ -16,6 +16,7 @@ import click
 
 from .. import __version__
 from ..model.status import ExitStatus
+from ..model.version import build
 
 __all__ = ["main", "run"]
 
@@ -76,7 +77,8 @@ def _is_terminal(stream: Any) -> bool:
 
 
 @click.group(cls=Program, commands=Commands(COMMANDS), context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(__version__, "-V", "--version", prog_name="kcref")
+@click.version_option(__version__, "-V", "--version", prog_name="kcref",
+                      message=f"%(prog)s, version %(version)s ({build()})")
 def main() -> None:
     """kcref: the referee and scorekeeper for Kings in the Corner.
 

@@ -38,9 +38,17 @@ class Closed(enum.Enum):
     PASSED = ("KC322", "pass must be the only action of its turn")
     WENT_OUT = ("KC319", "{winner} has gone out: the hand is over")
 
-    def __init__(self, code: str, message: str) -> None:
-        self.code = code
-        self.message = message
+    @property
+    def code(self) -> str:
+        """The code of the error for an action that tries."""
+        code: str = self.value[0]
+        return code
+
+    @property
+    def message(self) -> str:
+        """Its message."""
+        message: str = self.value[1]
+        return message
 
 
 class Note(NamedTuple):
