@@ -46,7 +46,7 @@ from ..model.events import (
 )
 from ..model.patterns import lazy_pattern
 from . import lexicon
-from .sourcelines import SourceLines
+from .sourcelines import LineKeeper
 from .textlines import Line, text_chunks, text_lines
 
 if TYPE_CHECKING:
@@ -546,7 +546,7 @@ _RUN_KINDS = (Turn, Deal, Layout, Reveal, Blocked, Assertion)
 
 
 def read_lines(lines: Iterable[str | Diagnostic], path: str = "<string>", trivia: bool = False,
-               keep: SourceLines | None = None, first: int = 1) -> Iterator[Item]:
+               keep: LineKeeper | None = None, first: int = 1) -> Iterator[Item]:
     """Read decoded lines (a line end at the end of each is allowed) into events and syntax
     diagnostics, in order; the first line is line ``first`` of ``path``. The byte reader's
     diagnostics (:func:`~kcref.notation.textlines.text_lines`) may come among the lines.
@@ -559,7 +559,7 @@ def read_lines(lines: Iterable[str | Diagnostic], path: str = "<string>", trivia
     return _reading(unended, path, trivia, keep, first)
 
 
-def _reading(lines: Iterable[str | Diagnostic], path: str, trivia: bool, keep: SourceLines | None,
+def _reading(lines: Iterable[str | Diagnostic], path: str, trivia: bool, keep: LineKeeper | None,
              first: int = 1) -> Iterator[Item]:
     """:func:`read_lines` of lines without their line ends, among which the byte reader's
     diagnostics may come."""
@@ -644,13 +644,13 @@ def split_lines(text: str) -> list[str]:
 
 
 def read_text(text: str, path: str = "<string>", trivia: bool = False,
-              keep: SourceLines | None = None) -> Iterator[Item]:
+              keep: LineKeeper | None = None) -> Iterator[Item]:
     """Read a whole log held in a string."""
     return _reading(split_lines(text), path, trivia, keep)
 
 
 def read_stream(stream: BinaryIO, path: str, trivia: bool = False,
-                keep: SourceLines | None = None) -> Iterator[Item]:
+                keep: LineKeeper | None = None) -> Iterator[Item]:
     """Read a log from a binary stream, once, in bounded memory (see :mod:`kcref.notation.textlines`).
 
     A line that is not UTF-8 (KC002) or holds a NUL byte (KC003), a read error or a file that
@@ -660,12 +660,12 @@ def read_stream(stream: BinaryIO, path: str, trivia: bool = False,
     return _reading(text_lines(stream, path), path, trivia, keep)
 
 
-def read_file(path: str, trivia: bool = False, keep: SourceLines | None = None) -> Iterator[Item]:
+def read_file(path: str, trivia: bool = False, keep: LineKeeper | None = None) -> Iterator[Item]:
     """Read the log at ``path`` (``-`` is standard input). Unreadable input becomes a diagnostic."""
     return _file(path, trivia, keep)
 
 
-def read_runs(source: str | BinaryIO, path: str, keep: SourceLines | None = None) -> Iterator[Item | Run]:
+def read_runs(source: str | BinaryIO, path: str, keep: LineKeeper | None = None) -> Iterator[Item | Run]:
     """Read a log as :func:`read_file` (``source`` a path) or :func:`read_stream` (a binary
     stream) would, without trivia, the events of each hand's body in :class:`Run` values."""
     if isinstance(source, str):
@@ -673,7 +673,7 @@ def read_runs(source: str | BinaryIO, path: str, keep: SourceLines | None = None
     return in_runs(_reading(text_lines(source, path), path, False, keep))
 
 
-def _file(path: str, trivia: bool, keep: SourceLines | None) -> Iterator[Item]:
+def _file(path: str, trivia: bool, keep: LineKeeper | None) -> Iterator[Item]:
     name = "<stdin>" if path == "-" else path
     return _reading(chain.from_iterable(_file_chunks(path, name)), name, trivia, keep)
 

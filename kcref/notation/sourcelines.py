@@ -11,12 +11,24 @@ once the hand's diagnostics are out. Memory stays bounded: each hand keeps at mo
 from __future__ import annotations
 
 from collections import deque
+from typing import Protocol
 
 HAND_BUDGET = 4 * 1024 * 1024
 """What one hand's lines may cost: their characters plus :data:`LINE_COST` each."""
 TOTAL_BUDGET = 4 * HAND_BUDGET
 LINE_COST = 100
 """A rough cost of keeping one line, beyond its characters (the string object and a dict slot)."""
+
+
+class LineKeeper(Protocol):
+    """What the reader hands the text of the lines it reads to: a :class:`SourceLines`, or a
+    keeper of its own that hands them on to one (the report keeps them for its page too)."""
+
+    def add_lines(self, lines: dict[int, str]) -> None:
+        """Keep these lines, in order; a hand's lines come all at once."""
+
+    def hand(self, lineno: int) -> None:
+        """A hand starts at line ``lineno``."""
 
 
 class _Part:

@@ -188,17 +188,18 @@ class PageData:
 # --- the text of the lines --------------------------------------------------------------------
 
 
-class _PageLines(SourceLines):
+class _PageLines:
     """The text of a file's lines as the reader hands them on: to ``check``, the checker's own
     (released hand by hand as the hands are judged: the caret display, suppressions), and kept
-    here for the page until each hand is shown and released (:meth:`release`), at most
+    in ``page`` until each hand is shown and released (:meth:`release`), at most
     :data:`~kcref.notation.sourcelines.HAND_BUDGET` of text a hand.
 
-    The reader calls only :meth:`add_lines` and :meth:`hand`."""
+    The reader calls only :meth:`add_lines` and :meth:`hand` (a
+    :class:`~kcref.notation.sourcelines.LineKeeper`)."""
 
     def __init__(self, check: SourceLines) -> None:
-        super().__init__()
         self.check = check
+        self.page = SourceLines()
         self.last = 0
         """The last line with text (blank lines are not handed on)."""
         self.clipped: list[int] = []
@@ -208,20 +209,24 @@ class _PageLines(SourceLines):
         if not lines:
             return
         self.check.add_lines(lines)
-        super().add_lines(dict(lines))  # a copy: the checker may keep and extend the dict it is given
+        self.page.add_lines(dict(lines))  # a copy: the checker may keep and extend the dict it is given
         self.last = max(self.last, next(reversed(lines)))
-        kept = self.parts[-1].lines
-        missing = next((n for n in lines if n not in kept), None)
-        if missing is not None and not any(self.parts[-1].start <= c <= missing for c in self.clipped):
+        part = self.page.parts[-1]
+        missing = next((n for n in lines if n not in part.lines), None)
+        if missing is not None and not any(part.start <= c <= missing for c in self.clipped):
             self.clipped.append(missing)
 
     def hand(self, lineno: int) -> None:
         self.check.hand(lineno)
-        super().hand(lineno)
+        self.page.hand(lineno)
 
     def release(self, hand_line: int) -> None:
-        super().release(hand_line)
+        self.page.release(hand_line)
         self.clipped = [c for c in self.clipped if c > hand_line]
+
+    def get(self, lineno: int) -> str:
+        """The text of line ``lineno``, as kept for the page."""
+        return self.page.get(lineno)
 
     def clip(self, start: int, end: int) -> int | None:
         """The first line from ``start`` to ``end`` that was not kept for being over budget."""
