@@ -337,7 +337,64 @@ class StreamFile(_Writer):
             raise _cannot(exc) from None
 
 
-class AtomicFile(_Writer):
+class _TempWriter(_Writer):
+    """A writer into a temp file that :meth:`commit` renames over its target: the temp file's
+    name is registered before the file exists and signals are held while it is open (see
+    :func:`signals_guarded`), so that nothing is left behind at any moment; left uncommitted, it
+    is removed."""
+
+    def __init__(self, path: str) -> None:
+        super().__init__(path)
+        self.temp = ""
+        self._held = False
+
+    @abc.abstractmethod
+    def _registered(self) -> str:
+        """The temp file's path, as the signal handler knows it."""
+
+    @abc.abstractmethod
+    def _remove_temp(self) -> None:
+        """Remove the temp file (raises ``OSError`` as :func:`os.unlink` does)."""
+
+    def _create(self, make: Callable[[], int]) -> None:
+        """Open the temp file that ``make`` creates (naming ``self.temp`` first), signals held;
+        a failure leaves nothing behind and is a :class:`CannotWrite`."""
+        self._held = True
+        _hold()
+        try:
+            self._open(make())
+        except BaseException as exc:
+            self._discard()
+            if isinstance(exc, OSError):
+                raise _cannot(exc) from None
+            raise
+
+    def _placed(self) -> None:
+        """The temp file is the target now: nothing to remove, signals no longer held."""
+        _live.discard(self._registered())
+        self.temp = ""
+        self._let_go()
+
+    def _discard(self) -> None:
+        try:
+            self._close(drop=True)
+        finally:
+            if self.temp:
+                try:
+                    self._remove_temp()
+                except OSError:
+                    pass
+                _live.discard(self._registered())
+                self.temp = ""
+            self._let_go()
+
+    def _let_go(self) -> None:
+        if self._held:
+            self._held = False
+            _release()
+
+
+class AtomicFile(_TempWriter):
     """A temp file beside ``path`` that replaces it on :meth:`commit`, keeping its mode (and
     owner, where allowed); left uncommitted, it is removed. A symbolic link is written through.
 
@@ -359,36 +416,32 @@ class AtomicFile(_Writer):
             raise CannotWrite(_not_regular(self.st.st_mode))
         if self.st is not None and not read_only_ok and is_read_only(self.target, self.st):
             raise CannotWrite(f"it is read-only (mode {stat.filemode(self.st.st_mode)})")
-        self.temp = ""
-        self._held = False
+
+    def _registered(self) -> str:
+        return self.temp
+
+    def _remove_temp(self) -> None:
+        os.unlink(self.temp)
 
     def __enter__(self) -> AtomicFile:
-        import secrets
-
         if self.directory not in _cleaned:
             _cleaned.add(self.directory)
             clean_stale(self.directory)
-        self._held = True
-        _hold()
-        # The name is registered before the file exists, so that a signal at any moment finds it.
-        try:
-            while True:
-                self.temp = os.path.join(self.directory, f".kcref-{os.getpid()}-{secrets.token_hex(4)}.tmp")
-                _live.add(self.temp)
-                try:
-                    fd = os.open(self.temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0)
-                                 | getattr(os, "O_BINARY", 0), 0o600)
-                except FileExistsError:
-                    _live.discard(self.temp)
-                    continue
-                break
-            self._open(fd)
-        except BaseException as exc:
-            self._discard()
-            if isinstance(exc, OSError):
-                raise _cannot(exc) from None
-            raise
+        self._create(self._new_temp)
         return self
+
+    def _new_temp(self) -> int:
+        import secrets
+
+        # The name is registered before the file exists, so that a signal at any moment finds it.
+        while True:
+            self.temp = os.path.join(self.directory, f".kcref-{os.getpid()}-{secrets.token_hex(4)}.tmp")
+            _live.add(self.temp)
+            try:
+                return os.open(self.temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0)
+                               | getattr(os, "O_BINARY", 0), 0o600)
+            except FileExistsError:
+                _live.discard(self.temp)
 
     def commit(self) -> None:
         """Flush the temp file to disk and rename it over the file."""
@@ -413,33 +466,13 @@ class AtomicFile(_Writer):
             os.replace(self.temp, self.target)
         except OSError as exc:
             raise _cannot(exc) from None
-        _live.discard(self.temp)
-        self.temp = ""
-        self._let_go()
-
-    def _discard(self) -> None:
-        try:
-            self._close(drop=True)
-        finally:
-            if self.temp:
-                try:
-                    os.unlink(self.temp)
-                except OSError:
-                    pass
-                _live.discard(self.temp)
-                self.temp = ""
-            self._let_go()
-
-    def _let_go(self) -> None:
-        if self._held:
-            self._held = False
-            _release()
+        self._placed()
 
 
 _NO_FOLLOW = getattr(os, "O_NOFOLLOW", 0)
 
 
-class FolderFile(_Writer):
+class FolderFile(_TempWriter):
     """The file ``name`` of a folder that is trusted no further than it was opened (the verdict
     cache), written whole or not at all, and never through a link: a temp file
     ``.tmp-PID-XXXXXXXX`` created anew in the folder (never through a link, readable by its
@@ -459,29 +492,27 @@ class FolderFile(_Writer):
         self.directory = directory
         self.folder = folder
         self.name = name
-        self.temp = ""
-        self._held = False
 
     def _at(self, name: str) -> str:
         return name if self.folder is not None else os.path.join(self.directory, name)
 
+    def _registered(self) -> str:
+        return os.path.join(self.directory, self.temp)
+
+    def _remove_temp(self) -> None:
+        os.unlink(self._at(self.temp), dir_fd=self.folder)
+
     def __enter__(self) -> FolderFile:
+        self._create(self._new_temp)
+        return self
+
+    def _new_temp(self) -> int:
         import secrets
 
-        self._held = True
-        _hold()
-        try:
-            self.temp = f".tmp-{os.getpid()}-{secrets.token_hex(4)}"
-            _live.add(os.path.join(self.directory, self.temp))
-            fd = os.open(self._at(self.temp), os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NO_FOLLOW
-                         | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0), 0o600, dir_fd=self.folder)
-            self._open(fd)
-        except BaseException as exc:
-            self._discard()
-            if isinstance(exc, OSError):
-                raise _cannot(exc) from None
-            raise
-        return self
+        self.temp = f".tmp-{os.getpid()}-{secrets.token_hex(4)}"
+        _live.add(self._registered())
+        return os.open(self._at(self.temp), os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NO_FOLLOW
+                       | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0), 0o600, dir_fd=self.folder)
 
     def commit(self) -> None:
         """Rename the temp file over the file."""
@@ -492,27 +523,7 @@ class FolderFile(_Writer):
             os.replace(self._at(self.temp), self._at(self.name), src_dir_fd=self.folder, dst_dir_fd=self.folder)
         except OSError as exc:
             raise _cannot(exc) from None
-        _live.discard(os.path.join(self.directory, self.temp))
-        self.temp = ""
-        self._let_go()
-
-    def _discard(self) -> None:
-        try:
-            self._close(drop=True)
-        finally:
-            if self.temp:
-                try:
-                    os.unlink(self._at(self.temp), dir_fd=self.folder)
-                except OSError:
-                    pass
-                _live.discard(os.path.join(self.directory, self.temp))
-                self.temp = ""
-            self._let_go()
-
-    def _let_go(self) -> None:
-        if self._held:
-            self._held = False
-            _release()
+        self._placed()
 
 
 def _not_regular(mode: int) -> str:
