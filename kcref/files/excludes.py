@@ -14,6 +14,7 @@ never to a file named on the command line: naming a file is asking for it.
 
 from __future__ import annotations
 
+import functools
 import os
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -118,11 +119,15 @@ def matches_pattern(pattern: str, path: str, folder: str) -> bool:
     """Whether ``pattern`` (a line of a ``.gitignore`` relative to ``folder``) matches the file at
     ``path``, or a folder above it below ``folder``."""
     relative = _relative(os.path.abspath(path), os.path.abspath(folder))
-    if relative is None:
-        return False
+    return relative is not None and _pattern(pattern).match_file(relative)
+
+
+@functools.lru_cache(maxsize=256)
+def _pattern(pattern: str) -> GitIgnoreSpec:
+    """``pattern`` compiled, once for every file it is asked of."""
     from pathspec import GitIgnoreSpec
 
-    return GitIgnoreSpec.from_lines([pattern]).match_file(relative)
+    return GitIgnoreSpec.from_lines([pattern])
 
 
 def _relative(path: str, folder: str) -> str | None:
