@@ -8,7 +8,6 @@ equality ignores and which are therefore compared field by field here.
 from __future__ import annotations
 
 import re
-from dataclasses import fields
 
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
@@ -154,7 +153,7 @@ lines = st.one_of(turn_line(noisy=False), turn_line(), mutated(turn_line()), oth
 
 def _all_fields(event: Event) -> dict[str, object]:
     """Every field of an event, including the span and columns that equality ignores."""
-    return {f.name: getattr(event, f.name) for f in fields(event)}
+    return dict(zip(type(event).__match_args__, event.fields()))
 
 
 def _check_agrees(fast: Event | None, line: str) -> None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import re
 
 import pytest
@@ -29,7 +28,7 @@ LINES = ['[Players "Ann, Bob"]', '[Event "a#b"]', '[Site "é ♠\t x"]', '[E_1 "
 def _fields(item: object) -> object:
     if isinstance(item, Diagnostic) or item is None:
         return item
-    return type(item), {f.name: getattr(item, f.name) for f in dataclasses.fields(item)}  # type: ignore[arg-type]
+    return type(item), item.fields()  # type: ignore[attr-defined]
 
 
 @pytest.mark.parametrize("line", LINES)

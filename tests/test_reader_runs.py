@@ -4,7 +4,6 @@ constructor's."""
 
 from __future__ import annotations
 
-import dataclasses
 import glob
 import io
 from pathlib import Path
@@ -40,7 +39,7 @@ def _flat(items: object) -> list[object]:
 def _fields(item: object) -> object:
     if isinstance(item, Diagnostic):
         return item
-    return type(item), {f.name: getattr(item, f.name) for f in dataclasses.fields(item)}  # type: ignore[arg-type]
+    return type(item), item.fields()  # type: ignore[attr-defined]
 
 
 def _logs() -> list[tuple[str, str]]:

@@ -1,9 +1,10 @@
-"""Value objects are one idiom: stdlib frozen, slotted dataclasses, built by their constructors.
+"""Value objects are two idioms, each built by its constructors.
 
-docs/architecture.md says which idiom and why; these tests hold the package to it: each record
-is what ``@dataclass(frozen=True, slots=True)`` makes (nothing replaces its methods), and no
-module builds a record around its constructor (``object.__new__``, ``tuple.__new__``) or
-changes an object's class.
+docs/architecture.md says which and why; these tests hold the package to them: each record is
+what ``@dataclass(frozen=True, slots=True)`` makes (nothing replaces its methods); each event of
+a line is a final, slotted :class:`~kcref.model.events.LineEvent` whose fields are its
+constructor's parameters, each ``Final``; and no module builds a record around its constructor
+(``object.__new__``, ``tuple.__new__``) or changes an object's class.
 """
 
 from __future__ import annotations
@@ -17,7 +18,8 @@ import pytest
 
 from kcref.model import events
 from kcref.model.cards import Pile, parse_card
-from kcref.model.events import Deal, Draw, HandStart, Layout, PlayCard, Span, Tag, Turn
+from kcref.model.events import Deal, Draw, HandStart, Layout, PlayCard, Reveal, Span, Tag, Turn
+from kcref.model.version import build
 from kcref.referee.grouping import HandRecord
 from kcref.referee.pipeline import check_text
 from kcref.referee.verdict import HandVerdict
@@ -27,8 +29,10 @@ from kcref.scoring.standings import Night, RuleSet, Standing
 
 PACKAGE = Path(__file__).resolve().parent.parent / "kcref"
 
-EVENT_CLASSES = [c for c in vars(events).values() if isinstance(c, type) and dataclasses.is_dataclass(c)]
-RECORDS = [*EVENT_CLASSES, HandRecord, HandVerdict, Night, Standing, RuleSet, RunningTotals, HeadToHead]
+EVENT_CLASSES = [c for c in vars(events).values()
+                 if isinstance(c, type) and issubclass(c, events.LineEvent) and c is not events.LineEvent]
+RECORDS = [HandRecord, HandVerdict, Night, Standing, RuleSet, RunningTotals, HeadToHead]
+COMPILED = build() == "compiled with mypyc"
 
 SPAN = Span("t.log", 3, 1)
 KS, TH = parse_card("KS"), parse_card("10H")
@@ -50,7 +54,33 @@ def test_a_record_is_a_plain_frozen_slotted_dataclass(cls: type) -> None:
     assert cls.__mro__[1:] == (object,)
 
 
-def test_records_keep_the_dataclass_behaviour() -> None:
+def _event_classes_in_source() -> dict[str, ast.ClassDef]:
+    tree = ast.parse((PACKAGE / "model" / "events.py").read_text(encoding="utf-8"))
+    return {node.name: node for node in tree.body if isinstance(node, ast.ClassDef)
+            and any(isinstance(b, ast.Name) and b.id == "LineEvent" for b in node.bases)}
+
+
+def test_every_event_class_is_written_in_the_one_idiom() -> None:
+    classes = _event_classes_in_source()
+    assert set(classes) == {c.__name__ for c in EVENT_CLASSES}
+    for name, node in classes.items():
+        assert [d.id for d in node.decorator_list if isinstance(d, ast.Name)] == ["final"], name
+        [init] = [f for f in node.body if isinstance(f, ast.FunctionDef) and f.name == "__init__"]
+        params = [a.arg for a in init.args.args[1:]]
+        assert not init.args.kwonlyargs and not init.args.vararg and not init.args.kwarg, name
+        # every statement sets one parameter as a Final attribute of the same name, in order (or is a docstring)
+        sets = [st for st in init.body if not (isinstance(st, ast.Expr) and isinstance(st.value, ast.Constant))]
+        assert [ast.unparse(st) for st in sets] == [f"self.{p}: Final = {p}" for p in params], name
+        cls = getattr(events, name)
+        assert cls.__match_args__ == tuple(params) and set(cls._compared) <= set(params), name
+        assert {"span", "cols"}.isdisjoint(cls._compared), name
+        [slots] = [st for st in node.body if isinstance(st, ast.Assign)
+                   and any(isinstance(t, ast.Name) and t.id == "__slots__" for t in st.targets)]
+        assert ast.literal_eval(slots.value) == tuple(params), name
+    assert all("__dict__" not in dir(c) and c.__mro__[1:] == (events.LineEvent, object) for c in EVENT_CLASSES)
+
+
+def test_events_compare_without_their_place_pickle_and_match() -> None:
     actions = (PlayCard(KS, Pile.NE), Draw(TH))
     made = [
         Turn("Ann", actions, SPAN, "# c", (6, 14)),
@@ -61,22 +91,35 @@ def test_records_keep_the_dataclass_behaviour() -> None:
     ]
     for event in made:
         assert pickle.loads(pickle.dumps(event)) == event
-        with pytest.raises(dataclasses.FrozenInstanceError):
-            event.span = SPAN  # type: ignore[misc]
-        moved = dataclasses.replace(event, span=Span("t.log", 9, 1))
+        assert pickle.loads(pickle.dumps(event)).fields() == event.fields()
+        if COMPILED:  # the pure build leaves it to mypy (a Final attribute)
+            with pytest.raises(AttributeError):
+                event.span = SPAN  # type: ignore[misc]
+        moved = type(event)(*[Span("t.log", 9, 1) if name == "span" else value
+                              for name, value in zip(type(event).__match_args__, event.fields())])
         assert moved == event and hash(moved) == hash(event) and moved.span != event.span
+        assert repr(moved) != repr(event) and repr(event).startswith(type(event).__name__ + "(")
+    assert made[0] != Turn("Ann", actions, SPAN, "# other", (6, 14)) and made[3] != HandStart(12, "Mary", SPAN)
+    assert made[3] != made[4] and Deal("Bob", (KS,)) != Reveal("Bob", (KS,))
     turn = made[0]
     match turn:
         case Turn(player="Ann", actions=(PlayCard(), Draw(card=card))):
             assert card == TH
         case _:
             pytest.fail("a Turn matches by its fields")
+    match turn:
+        case Turn("Ann", _, Span(line=3), "# c"):
+            pass
+        case _:
+            pytest.fail("a Turn matches by position, in the constructor's order")
+
+
+def test_records_keep_the_dataclass_behaviour() -> None:
     verdict = check_text('[Players "Ann, Bob"]\nhand 1 dealer Bob\nlayout N:9D E:JS S:3C W:5H\nBob: draw\n',
                          "t.log", keep_hands=True).hands[0]
     assert pickle.loads(pickle.dumps(verdict)) == verdict
     values = {f.name: getattr(verdict, f.name) for f in dataclasses.fields(verdict)}
     assert dataclasses.replace(verdict, actions=7) == HandVerdict(**{**values, "actions": 7}) != verdict
-    assert dataclasses.asdict(turn)["actions"] == ((KS, Pile.NE), (TH,))
 
 
 def _bypasses(source: str) -> list[str]:

@@ -1,15 +1,18 @@
 """Typed events read from a log: one per meaningful line, each knowing where it came from.
 
-Events are immutable values: frozen, slotted dataclasses. The source position (``span``) and
-the columns of sub-parts are excluded from equality, so two logs that say the same thing read
-as equal events even when their spacing differs (this is what ``read(fmt(x)) == read(x)`` means).
+Events are immutable values: final, slotted classes whose attributes are ``Final`` (mypy
+refuses an assignment; a compiled build refuses it at run time too), built by their constructors.
+The source position (``span``) and the columns of sub-parts are excluded from equality, so two
+logs that say the same thing read as equal events even when their spacing differs (this is what
+``read(fmt(x)) == read(x)`` means). They are written out rather than made by ``dataclass``: a
+log makes one per line, and a frozen dataclass costs several times as much to build (its
+``__init__`` sets each field through ``object.__setattr__``; compiled, it stays interpreted).
 """
 
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass, field
-from typing import NamedTuple
+from typing import ClassVar, Final, NamedTuple, final
 
 from .cards import Card, Pile
 
@@ -73,62 +76,120 @@ PASS = Pass()
 # --- line events --------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class Tag:
+class LineEvent:
+    """What every event of a line has in common: equality and hashing by the fields of
+    ``_compared`` (not the span nor the columns), a ``repr`` and pattern matching by all its
+    fields (``__match_args__``, in the constructor's order), and pickling through its constructor."""
+
+    __slots__ = ()
+    __match_args__: ClassVar[tuple[str, ...]] = ()
+    """Every field, in the constructor's order."""
+    _compared: ClassVar[tuple[str, ...]] = ()
+    """The fields that make the event's value."""
+
+    def _values(self, names: tuple[str, ...]) -> tuple[object, ...]:
+        return tuple(getattr(self, name) for name in names)
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not type(self) or not isinstance(other, LineEvent):
+            return NotImplemented
+        return self._values(self._compared) == other._values(self._compared)
+
+    def __hash__(self) -> int:
+        return hash(self._values(self._compared))
+
+    def __repr__(self) -> str:
+        fields = ", ".join(f"{name}={value!r}" for name, value in zip(self.__match_args__, self.fields()))
+        return f"{type(self).__name__}({fields})"
+
+    def fields(self) -> tuple[object, ...]:
+        """Every field's value, in the constructor's order: ``type(e)(*e.fields()) == e``."""
+        return self._values(self.__match_args__)
+
+    def __reduce__(self) -> tuple[type[LineEvent], tuple[object, ...]]:
+        return type(self), self.fields()
+
+
+@final
+class Tag(LineEvent):
     """``[Name "value"]``: a header that applies to the hands after it."""
 
-    name: str
-    value: str
-    span: Span = field(default=NOWHERE, compare=False)
-    comment: str = ""
+    __slots__ = __match_args__ = ("name", "value", "span", "comment")
+    _compared = ("name", "value", "comment")
+
+    def __init__(self, name: str, value: str, span: Span = NOWHERE, comment: str = "") -> None:
+        self.name: Final = name
+        self.value: Final = value
+        self.span: Final = span
+        self.comment: Final = comment
 
 
-@dataclass(frozen=True, slots=True)
-class HandStart:
+@final
+class HandStart(LineEvent):
     """``hand [NUMBER] [dealer PLAYER]``: a new hand begins."""
 
-    number: int | None = None
-    dealer: str | None = None
-    span: Span = field(default=NOWHERE, compare=False)
-    comment: str = ""
-    dealer_col: int = field(default=0, compare=False)
+    __slots__ = __match_args__ = ("number", "dealer", "span", "comment", "dealer_col")
+    _compared = ("number", "dealer", "comment")
+
+    def __init__(self, number: int | None = None, dealer: str | None = None, span: Span = NOWHERE,
+                 comment: str = "", dealer_col: int = 0) -> None:
+        self.number: Final = number
+        self.dealer: Final = dealer
+        self.span: Final = span
+        self.comment: Final = comment
+        self.dealer_col: Final = dealer_col
 
 
-@dataclass(frozen=True, slots=True)
-class Deal:
+@final
+class Deal(LineEvent):
     """``deal PLAYER: CARD ...``: the cards dealt to one player."""
 
-    player: str
-    cards: tuple[Card, ...]
-    span: Span = field(default=NOWHERE, compare=False)
-    comment: str = ""
-    cols: tuple[int, ...] = field(default=(), compare=False)
-    """Column of each card."""
-    player_col: int = field(default=0, compare=False)
-    """Column of the player's name."""
+    __slots__ = __match_args__ = ("player", "cards", "span", "comment", "cols", "player_col")
+    _compared = ("player", "cards", "comment")
+
+    def __init__(self, player: str, cards: tuple[Card, ...], span: Span = NOWHERE, comment: str = "",
+                 cols: tuple[int, ...] = (), player_col: int = 0) -> None:
+        self.player: Final = player
+        self.cards: Final = cards
+        self.span: Final = span
+        self.comment: Final = comment
+        self.cols: Final = cols
+        """Column of each card."""
+        self.player_col: Final = player_col
+        """Column of the player's name."""
 
 
-@dataclass(frozen=True, slots=True)
-class Layout:
+@final
+class Layout(LineEvent):
     """``layout N:CARD E:CARD S:CARD W:CARD [CORNER:CARD ...]``: the table when play starts."""
 
-    piles: tuple[tuple[Pile, Card], ...]
-    span: Span = field(default=NOWHERE, compare=False)
-    comment: str = ""
-    cols: tuple[int, ...] = field(default=(), compare=False)
-    """Column of each ``PILE:CARD`` entry."""
+    __slots__ = __match_args__ = ("piles", "span", "comment", "cols")
+    _compared = ("piles", "comment")
+
+    def __init__(self, piles: tuple[tuple[Pile, Card], ...], span: Span = NOWHERE, comment: str = "",
+                 cols: tuple[int, ...] = ()) -> None:
+        self.piles: Final = piles
+        self.span: Final = span
+        self.comment: Final = comment
+        self.cols: Final = cols
+        """Column of each ``PILE:CARD`` entry."""
 
 
-@dataclass(frozen=True, slots=True)
-class Turn:
+@final
+class Turn(LineEvent):
     """``PLAYER: ACTION; ACTION; ...``: one player's turn."""
 
-    player: str
-    actions: tuple[Action, ...]
-    span: Span = field(default=NOWHERE, compare=False)
-    comment: str = ""
-    cols: tuple[int, ...] = field(default=(), compare=False)
-    """Column of each action."""
+    __slots__ = __match_args__ = ("player", "actions", "span", "comment", "cols")
+    _compared = ("player", "actions", "comment")
+
+    def __init__(self, player: str, actions: tuple[Action, ...], span: Span = NOWHERE, comment: str = "",
+                 cols: tuple[int, ...] = ()) -> None:
+        self.player: Final = player
+        self.actions: Final = actions
+        self.span: Final = span
+        self.comment: Final = comment
+        self.cols: Final = cols
+        """Column of each action."""
 
 
 def written_draw_steps(actions: tuple[Action, ...]) -> tuple[int, ...]:
@@ -136,25 +197,35 @@ def written_draw_steps(actions: tuple[Action, ...]) -> tuple[int, ...]:
     return tuple(i for i, a in enumerate(actions) if type(a) is Draw and a.card is not None)
 
 
-@dataclass(frozen=True, slots=True)
-class Blocked:
+@final
+class Blocked(LineEvent):
     """``blocked``: the hand ended with nobody able to play."""
 
-    span: Span = field(default=NOWHERE, compare=False)
-    comment: str = ""
+    __slots__ = __match_args__ = ("span", "comment")
+    _compared = ("comment",)
+
+    def __init__(self, span: Span = NOWHERE, comment: str = "") -> None:
+        self.span: Final = span
+        self.comment: Final = comment
 
 
-@dataclass(frozen=True, slots=True)
-class Reveal:
+@final
+class Reveal(LineEvent):
     """``reveal PLAYER: CARD ...``: the cards left in a hand whose deal was not recorded."""
 
-    player: str
-    cards: tuple[Card, ...]
-    span: Span = field(default=NOWHERE, compare=False)
-    comment: str = ""
-    cols: tuple[int, ...] = field(default=(), compare=False)
-    player_col: int = field(default=0, compare=False)
-    """Column of the player's name."""
+    __slots__ = __match_args__ = ("player", "cards", "span", "comment", "cols", "player_col")
+    _compared = ("player", "cards", "comment")
+
+    def __init__(self, player: str, cards: tuple[Card, ...], span: Span = NOWHERE, comment: str = "",
+                 cols: tuple[int, ...] = (), player_col: int = 0) -> None:
+        self.player: Final = player
+        self.cards: Final = cards
+        self.span: Final = span
+        self.comment: Final = comment
+        self.cols: Final = cols
+        """Column of each card."""
+        self.player_col: Final = player_col
+        """Column of the player's name."""
 
 
 class Quantity(enum.Enum):
@@ -177,34 +248,46 @@ class Claim(NamedTuple):
     amount: int
 
 
-@dataclass(frozen=True, slots=True)
-class Assertion:
+@final
+class Assertion(LineEvent):
     """``score Ann 12, Bob 3``, ``chips Ann 25``, ``paid Bob 3``, ``pot 17``: what the table
     believed at the end of the hand; ``kcref check`` verifies each figure."""
 
-    quantity: Quantity
-    claims: tuple[Claim, ...]
-    span: Span = field(default=NOWHERE, compare=False)
-    comment: str = ""
-    cols: tuple[int, ...] = field(default=(), compare=False)
-    """Column of each claim's player (of its amount for the pot)."""
-    amount_cols: tuple[int, ...] = field(default=(), compare=False)
-    """Column of each claim's amount."""
+    __slots__ = __match_args__ = ("quantity", "claims", "span", "comment", "cols", "amount_cols")
+    _compared = ("quantity", "claims", "comment")
+
+    def __init__(self, quantity: Quantity, claims: tuple[Claim, ...], span: Span = NOWHERE, comment: str = "",
+                 cols: tuple[int, ...] = (), amount_cols: tuple[int, ...] = ()) -> None:
+        self.quantity: Final = quantity
+        self.claims: Final = claims
+        self.span: Final = span
+        self.comment: Final = comment
+        self.cols: Final = cols
+        """Column of each claim's player (of its amount for the pot)."""
+        self.amount_cols: Final = amount_cols
+        """Column of each claim's amount."""
 
 
-@dataclass(frozen=True, slots=True)
-class Comment:
+@final
+class Comment(LineEvent):
     """A line holding only a comment (kept for ``kcref fmt``; the referee ignores it)."""
 
-    text: str
-    span: Span = field(default=NOWHERE, compare=False)
+    __slots__ = __match_args__ = ("text", "span")
+    _compared = ("text",)
+
+    def __init__(self, text: str, span: Span = NOWHERE) -> None:
+        self.text: Final = text
+        self.span: Final = span
 
 
-@dataclass(frozen=True, slots=True)
-class Blank:
+@final
+class Blank(LineEvent):
     """An empty line (kept for ``kcref fmt``; the referee ignores it)."""
 
-    span: Span = field(default=NOWHERE, compare=False)
+    __slots__ = __match_args__ = ("span",)
+
+    def __init__(self, span: Span = NOWHERE) -> None:
+        self.span: Final = span
 
 
 Event = Tag | HandStart | Deal | Layout | Turn | Blocked | Reveal | Assertion | Comment | Blank
