@@ -20,7 +20,7 @@ from setuptools.command.build_py import build_py
 HERE = os.path.dirname(os.path.abspath(__file__))
 PAGES: dict[str, str] = runpy.run_path(os.path.join(HERE, "kcref", "render", "page_files.py"))["PAGES"]
 COMPILED = [
-    "kcref/model/options.py",
+    "kcref/model/options.py", "kcref/model/events.py",
     "kcref/engine/table.py", "kcref/engine/moves.py", "kcref/engine/turns.py", "kcref/engine/policy.py",
     "kcref/engine/values.py", "kcref/engine/carry.py",
     "kcref/notation/reader.py", "kcref/notation/sourcelines.py",

@@ -74,9 +74,10 @@ def test_every_event_class_is_written_in_the_one_idiom() -> None:
         cls = getattr(events, name)
         assert cls.__match_args__ == tuple(params) and set(cls._compared) <= set(params), name
         assert {"span", "cols"}.isdisjoint(cls._compared), name
-        [slots] = [st for st in node.body if isinstance(st, ast.Assign)
-                   and any(isinstance(t, ast.Name) and t.id == "__slots__" for t in st.targets)]
-        assert ast.literal_eval(slots.value) == tuple(params), name
+        assigned = {t.id: ast.unparse(st.value) for st in node.body if isinstance(st, ast.Assign)
+                    for t in st.targets if isinstance(t, ast.Name)}
+        assert ast.literal_eval(assigned["__match_args__"]) == tuple(params), name
+        assert assigned["__slots__"] == "__match_args__", name
     assert all("__dict__" not in dir(c) and c.__mro__[1:] == (events.LineEvent, object) for c in EVENT_CLASSES)
 
 

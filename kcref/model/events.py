@@ -114,7 +114,8 @@ class LineEvent:
 class Tag(LineEvent):
     """``[Name "value"]``: a header that applies to the hands after it."""
 
-    __slots__ = __match_args__ = ("name", "value", "span", "comment")
+    __match_args__ = ("name", "value", "span", "comment")
+    __slots__ = __match_args__
     _compared = ("name", "value", "comment")
 
     def __init__(self, name: str, value: str, span: Span = NOWHERE, comment: str = "") -> None:
@@ -128,7 +129,8 @@ class Tag(LineEvent):
 class HandStart(LineEvent):
     """``hand [NUMBER] [dealer PLAYER]``: a new hand begins."""
 
-    __slots__ = __match_args__ = ("number", "dealer", "span", "comment", "dealer_col")
+    __match_args__ = ("number", "dealer", "span", "comment", "dealer_col")
+    __slots__ = __match_args__
     _compared = ("number", "dealer", "comment")
 
     def __init__(self, number: int | None = None, dealer: str | None = None, span: Span = NOWHERE,
@@ -144,7 +146,8 @@ class HandStart(LineEvent):
 class Deal(LineEvent):
     """``deal PLAYER: CARD ...``: the cards dealt to one player."""
 
-    __slots__ = __match_args__ = ("player", "cards", "span", "comment", "cols", "player_col")
+    __match_args__ = ("player", "cards", "span", "comment", "cols", "player_col")
+    __slots__ = __match_args__
     _compared = ("player", "cards", "comment")
 
     def __init__(self, player: str, cards: tuple[Card, ...], span: Span = NOWHERE, comment: str = "",
@@ -163,7 +166,8 @@ class Deal(LineEvent):
 class Layout(LineEvent):
     """``layout N:CARD E:CARD S:CARD W:CARD [CORNER:CARD ...]``: the table when play starts."""
 
-    __slots__ = __match_args__ = ("piles", "span", "comment", "cols")
+    __match_args__ = ("piles", "span", "comment", "cols")
+    __slots__ = __match_args__
     _compared = ("piles", "comment")
 
     def __init__(self, piles: tuple[tuple[Pile, Card], ...], span: Span = NOWHERE, comment: str = "",
@@ -179,7 +183,8 @@ class Layout(LineEvent):
 class Turn(LineEvent):
     """``PLAYER: ACTION; ACTION; ...``: one player's turn."""
 
-    __slots__ = __match_args__ = ("player", "actions", "span", "comment", "cols")
+    __match_args__ = ("player", "actions", "span", "comment", "cols")
+    __slots__ = __match_args__
     _compared = ("player", "actions", "comment")
 
     def __init__(self, player: str, actions: tuple[Action, ...], span: Span = NOWHERE, comment: str = "",
@@ -201,7 +206,8 @@ def written_draw_steps(actions: tuple[Action, ...]) -> tuple[int, ...]:
 class Blocked(LineEvent):
     """``blocked``: the hand ended with nobody able to play."""
 
-    __slots__ = __match_args__ = ("span", "comment")
+    __match_args__ = ("span", "comment")
+    __slots__ = __match_args__
     _compared = ("comment",)
 
     def __init__(self, span: Span = NOWHERE, comment: str = "") -> None:
@@ -213,7 +219,8 @@ class Blocked(LineEvent):
 class Reveal(LineEvent):
     """``reveal PLAYER: CARD ...``: the cards left in a hand whose deal was not recorded."""
 
-    __slots__ = __match_args__ = ("player", "cards", "span", "comment", "cols", "player_col")
+    __match_args__ = ("player", "cards", "span", "comment", "cols", "player_col")
+    __slots__ = __match_args__
     _compared = ("player", "cards", "comment")
 
     def __init__(self, player: str, cards: tuple[Card, ...], span: Span = NOWHERE, comment: str = "",
@@ -253,7 +260,8 @@ class Assertion(LineEvent):
     """``score Ann 12, Bob 3``, ``chips Ann 25``, ``paid Bob 3``, ``pot 17``: what the table
     believed at the end of the hand; ``kcref check`` verifies each figure."""
 
-    __slots__ = __match_args__ = ("quantity", "claims", "span", "comment", "cols", "amount_cols")
+    __match_args__ = ("quantity", "claims", "span", "comment", "cols", "amount_cols")
+    __slots__ = __match_args__
     _compared = ("quantity", "claims", "comment")
 
     def __init__(self, quantity: Quantity, claims: tuple[Claim, ...], span: Span = NOWHERE, comment: str = "",
@@ -272,7 +280,8 @@ class Assertion(LineEvent):
 class Comment(LineEvent):
     """A line holding only a comment (kept for ``kcref fmt``; the referee ignores it)."""
 
-    __slots__ = __match_args__ = ("text", "span")
+    __match_args__ = ("text", "span")
+    __slots__ = __match_args__
     _compared = ("text",)
 
     def __init__(self, text: str, span: Span = NOWHERE) -> None:
@@ -284,7 +293,8 @@ class Comment(LineEvent):
 class Blank(LineEvent):
     """An empty line (kept for ``kcref fmt``; the referee ignores it)."""
 
-    __slots__ = __match_args__ = ("span",)
+    __match_args__ = ("span",)
+    __slots__ = __match_args__
 
     def __init__(self, span: Span = NOWHERE) -> None:
         self.span: Final = span
