@@ -20,10 +20,10 @@ from setuptools.command.build_py import build_py
 HERE = os.path.dirname(os.path.abspath(__file__))
 PAGES: dict[str, str] = runpy.run_path(os.path.join(HERE, "kcref", "render", "page_files.py"))["PAGES"]
 COMPILED = [
-    "kcref/model/options.py", "kcref/model/events.py",
+    "kcref/model/options.py", "kcref/model/events.py", "kcref/model/diagnostics.py",
     "kcref/engine/table.py", "kcref/engine/moves.py", "kcref/engine/turns.py", "kcref/engine/policy.py",
     "kcref/engine/values.py", "kcref/engine/carry.py",
-    "kcref/notation/reader.py", "kcref/notation/sourcelines.py",
+    "kcref/notation/reader.py", "kcref/notation/sourcelines.py", "kcref/notation/textlines.py",
     "kcref/referee/grouping.py", "kcref/referee/setup_checks.py", "kcref/referee/replay.py",
     "kcref/referee/verdict.py", "kcref/referee/pipeline.py",
 ]

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from kcref.engine.bots import play_log
 from kcref.model.cards import DECK, Pile
-from kcref.model.events import Assertion, Claim, Deal, Layout, Quantity, Reveal, Turn
+from kcref.model.events import Assertion, Claim, Deal, Event, Layout, Quantity, Reveal, Turn
 from kcref.notation.reader import read_file, read_text
 from kcref.referee.grouping import HandRecord, iter_hands
 from kcref.referee.setup_checks import _plain, _SetUp
@@ -45,6 +45,11 @@ def test_plain_hands_have_nothing_to_say_in_the_test_logs() -> None:
 CARDS = st.sampled_from(DECK)
 
 
+def _with(event: Event, **changes: object) -> Event:
+    """``event`` with some of its fields changed (an event's fields are its constructor's parameters)."""
+    return type(event)(**{**dict(zip(type(event).__match_args__, event.fields())), **changes})  # type: ignore[arg-type]
+
+
 @st.composite
 def mutated_hand(draw: st.DrawFn) -> HandRecord:
     """A played hand with a few of its set-up events changed, dropped, moved or repeated."""
@@ -61,7 +66,7 @@ def mutated_hand(draw: st.DrawFn) -> HandRecord:
         elif how == 2:
             events.insert(draw(st.integers(0, len(events))), events.pop(at))
         elif how == 3 and isinstance(event, (Deal, Turn)):
-            events[at] = replace(event, player=draw(st.sampled_from(["Ann", "Bob", "Cy", "P1", "P2", "Zed", "ann"])))
+            events[at] = _with(event, player=draw(st.sampled_from(["Ann", "Bob", "Cy", "P1", "P2", "Zed", "ann"])))
         elif how == 4 and isinstance(event, Deal):
             cards = list(event.cards)
             if draw(st.booleans()):
@@ -69,7 +74,7 @@ def mutated_hand(draw: st.DrawFn) -> HandRecord:
             else:  # one card fewer, or one more that no one holds yet
                 held = {c for e in events if isinstance(e, Deal) for c in e.cards}
                 cards = cards[:-1] if draw(st.booleans()) else [*cards, next(c for c in DECK if c not in held)]
-            events[at] = replace(event, cards=tuple(cards), cols=())
+            events[at] = _with(event, cards=tuple(cards), cols=())
         elif how == 5 and isinstance(event, Layout):
             piles = list(event.piles)
             seen = {c for e in events for c in (*getattr(e, "cards", ()), *(c for _, c in getattr(e, "piles", ())))}
@@ -79,7 +84,7 @@ def mutated_hand(draw: st.DrawFn) -> HandRecord:
                 piles[draw(st.integers(0, len(piles) - 1))] = entry
             else:
                 piles.insert(draw(st.integers(0, len(piles))), entry)
-            events[at] = replace(event, piles=tuple(piles), cols=())
+            events[at] = _with(event, piles=tuple(piles), cols=())
         elif how == 6:
             events.insert(at, Reveal("Ann", (draw(CARDS),), event.span))
         else:

@@ -7,12 +7,14 @@ and for explaining an illegal action ("it fits on 9C at W").
 
 from __future__ import annotations
 
+from typing import Final
+
 from ..model.cards import CORNERS, DECK, FOUNDATIONS, Card, Pile, Rank
 from ..model.events import MovePile, PlayCard
 from .table import PILES, Table
 
-CORNER_SET: frozenset[Pile] = frozenset(CORNERS)
-KING = Rank.K
+CORNER_SET: Final[frozenset[Pile]] = frozenset(CORNERS)
+KING: Final = Rank.K
 
 
 def in_order(cards: set[Card] | frozenset[Card]) -> list[Card]:
@@ -27,7 +29,7 @@ def fits(card: Card, top: Card) -> bool:
     return card.rank == top.rank - 1 and card.suit.colour is not top.suit.colour
 
 
-FITS_ON: dict[Card, frozenset[Card]] = {top: frozenset(c for c in DECK if fits(c, top)) for top in DECK}
+FITS_ON: Final[dict[Card, frozenset[Card]]] = {top: frozenset(c for c in DECK if fits(c, top)) for top in DECK}
 """The cards that may go on each card (:func:`fits` for every pair), for the engine's hot path."""
 
 

@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Sequence
-from typing import NamedTuple, final
+from typing import Final, NamedTuple, final
 
 from ..model.cards import CORNERS, DECK, FOUNDATIONS, Card, Pile
 from ..model.options import Options
 from .policy import Policy, policy_for
 
-PILES: tuple[Pile, ...] = (*FOUNDATIONS, *CORNERS)
+PILES: Final[tuple[Pile, ...]] = (*FOUNDATIONS, *CORNERS)
 
 
 class Unchecked(enum.Enum):

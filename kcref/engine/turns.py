@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import Any, Final
 
 from ..model.cards import CORNERS, DECK, FOUNDATIONS, HAND_SIZE, Card, Pile
 from ..model.events import PASS, Action, Draw, MovePile, Pass, PlayCard
@@ -41,7 +41,7 @@ from .policy import Fault
 from .table import Closed, Holding, Note, Table, Unchecked
 from .values import chip_value, hand_value
 
-KINGS: frozenset[Card] = frozenset(c for c in DECK if c.rank is KING)
+KINGS: Final[frozenset[Card]] = frozenset(c for c in DECK if c.rank is KING)
 
 
 # --- chips -----------------------------------------------------------------------------------
@@ -374,7 +374,7 @@ def _pass(t: Table, action: Pass) -> None:
     t.close(Closed.PASSED)
 
 
-_HANDLERS: Mapping[type, Callable[[Table, Any], None]] = {
+_HANDLERS: Final[Mapping[type, Callable[[Table, Any], None]]] = {
     PlayCard: _play_card, MovePile: _move_pile, Draw: _draw, Pass: _pass,
 }
 """The engine's judge for each kind of action, by its type."""

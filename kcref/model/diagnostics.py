@@ -49,6 +49,10 @@ def diagnostic(path: str, line: int, column: int, code: str, message: str, sourc
     return Diagnostic(path, line, column, BY_CODE[code].severity, code, message, source)
 
 
+SURROGATES = f"{chr(0xD800)}-{chr(0xDFFF)}"
+"""The lone surrogates, as a range of a character class (spelt with ``chr``: a compiled build
+takes no such string literal)."""
+
 # Characters that must not reach a terminal or a CI log as they are: controls (C0 but tab, DEL,
 # C1), format characters (bidi controls, zero-width characters, invisible tags: all of category
 # Cf), line and paragraph separators, lone surrogates (undecodable bytes of a file name, which
@@ -59,7 +63,7 @@ def diagnostic(path: str, line: int, column: int, code: str, message: str, sourc
 # U+FE0F (a variation selector, category Mn) is not among them: a suit symbol may carry it.
 _HIDDEN_RANGES = (
     "\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\xad\u0600-\u0605\u061c\u06dd\u070f\u0890\u0891\u08e2"
-    "\u180e\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u206f\ud800-\udfff\ufdd0-\ufdef"
+    f"\u180e\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u206f{SURROGATES}\ufdd0-\ufdef"
     "\ufeff\ufff9-\ufffb\ufffe\uffff\U000110bd\U000110cd\U00013430-\U0001343f\U0001bca0-\U0001bca3"
     "\U0001d173-\U0001d17a\U000e0001\U000e0020-\U000e007f"
     + "".join(f"{chr(plane * 0x10000 + 0xFFFE)}{chr(plane * 0x10000 + 0xFFFF)}" for plane in range(1, 17))
@@ -155,7 +159,7 @@ def github_command(kind: str, data: str, **props: str) -> str:
 # JSON carries text whole: only what would act on a terminal or a CI log is written as a \u
 # escape, which any reader turns back into the same text. Lone surrogates (from undecodable file
 # names) have no UTF-8 form and I-JSON (RFC 7493) forbids them even escaped: they become U+FFFD.
-_SURROGATE = "[\ud800-\udfff]"  # a pattern compiled on first use (re caches it)
+_SURROGATE = f"[{SURROGATES}]"  # a pattern compiled on first use (re caches it)
 
 
 def _json_escape(match: re.Match[str]) -> str:

@@ -17,12 +17,33 @@ from typing import ClassVar, Final, NamedTuple, final
 from .cards import Card, Pile
 
 
-class Span(NamedTuple):
-    """Where something stands in a log: path, 1-based line and 1-based column (code points)."""
+@final
+class Span:
+    """Where something stands in a log: path, 1-based line and 1-based column (code points).
 
-    path: str
-    line: int
-    col: int
+    A value, as the events are (one is made per line read), compared and hashed by all three."""
+
+    __match_args__ = ("path", "line", "col")
+    __slots__ = __match_args__
+
+    def __init__(self, path: str, line: int, col: int) -> None:
+        self.path: Final = path
+        self.line: Final = line
+        self.col: Final = col
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Span):
+            return NotImplemented
+        return self.line == other.line and self.col == other.col and self.path == other.path
+
+    def __hash__(self) -> int:
+        return hash((self.path, self.line, self.col))
+
+    def __repr__(self) -> str:
+        return f"Span(path={self.path!r}, line={self.line!r}, col={self.col!r})"
+
+    def __reduce__(self) -> tuple[type[Span], tuple[str, int, int]]:
+        return Span, (self.path, self.line, self.col)
 
 
 NOWHERE = Span("", 0, 0)

@@ -18,7 +18,7 @@ import re
 import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from itertools import chain
-from typing import TYPE_CHECKING, Any, BinaryIO, NamedTuple, cast
+from typing import TYPE_CHECKING, Any, BinaryIO, Final, NamedTuple, cast
 
 from ..files.discover import cannot_read
 from ..model.cards import Card, Pile, parse_card, parse_pile
@@ -108,7 +108,7 @@ def is_name(text: str) -> bool:
     return name_pattern().fullmatch(text) is not None
 
 
-_KEYWORDS = frozenset(lexicon.KEYWORDS)
+_KEYWORDS: Final = frozenset(lexicon.KEYWORDS)
 
 
 @remembered
@@ -275,7 +275,7 @@ def _fast_tag(line: str, path: str, lineno: int) -> Event | None:
     return None if m is None else Tag(m["name"], m["value"], Span(path, lineno, 1), _comment(m))
 
 
-_BY_FIRST: dict[str, Callable[[str, str, int], Event | None]] = {
+_BY_FIRST: Final[dict[str, Callable[[str, str, int], Event | None]]] = {
     **dict.fromkeys("Hh", _fast_hand), **dict.fromkeys("Ll", _fast_layout), **dict.fromkeys("Bb", _fast_blocked),
     "#": _fast_comment, "[": _fast_tag,
 }
@@ -542,7 +542,7 @@ class Run(NamedTuple):
 
 
 RUN_LENGTH = 512
-_RUN_KINDS = (Turn, Deal, Layout, Reveal, Blocked, Assertion)
+_RUN_KINDS: Final = (Turn, Deal, Layout, Reveal, Blocked, Assertion)
 
 
 def read_lines(lines: Iterable[str | Diagnostic], path: str = "<string>", trivia: bool = False,

@@ -40,8 +40,9 @@ Line = str | Diagnostic
 
 
 # Compiled on first use: only input that is not a log (binary, not UTF-8) needs them.
-_not_utf8 = lazy_pattern("[\udc80-\udcff]")
-"""Bytes that are not UTF-8, as they come out of the ``surrogateescape`` error handler."""
+_not_utf8 = lazy_pattern(f"[{chr(0xDC80)}-{chr(0xDCFF)}]")
+"""Bytes that are not UTF-8, as they come out of the ``surrogateescape`` error handler (lone
+surrogates, spelt with ``chr``: a compiled build takes no such string literal)."""
 
 
 @functools.cache

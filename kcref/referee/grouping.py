@@ -212,7 +212,7 @@ def _check_tag(tag: Tag, ctx: _Context) -> list[Diagnostic]:
     if tag.name not in _FREE_TAGS:
         hint = did_you_mean(tag.name, _KNOWN_TAGS, cutoff=NEAR_TAG)
         if hint:
-            return [diagnostic(*tag.span, "KC206", f"unknown tag [{clip(tag.name)} ...]: it sets nothing{hint}")]
+            return [_tag_error(tag, f"unknown tag [{clip(tag.name)} ...]: it sets nothing{hint}")]
     return []
 
 
@@ -226,7 +226,7 @@ def _players_tag(tag: Tag, ctx: _Context) -> list[Diagnostic]:
 def _rules_tag(tag: Tag, ctx: _Context) -> list[Diagnostic]:
     if tag.value.strip().lower() not in PRESETS_BY_NAME:
         names = ", ".join(PRESETS_BY_NAME)
-        return [diagnostic(*tag.span, "KC206", f"unknown rules preset '{clip(tag.value)}': expected one of {names}"
+        return [_tag_error(tag, f"unknown rules preset '{clip(tag.value)}': expected one of {names}"
                                                f"{did_you_mean(tag.value.lower(), PRESETS_BY_NAME)}")]
     ctx.rules = tag.value.strip().lower()
     return []
@@ -235,7 +235,7 @@ def _rules_tag(tag: Tag, ctx: _Context) -> list[Diagnostic]:
 def _date_tag(tag: Tag, ctx: _Context) -> list[Diagnostic]:
     if _is_date(tag.value.strip()):
         return []
-    return [diagnostic(*tag.span, "KC206", f"Date '{clip(tag.value)}' is not a date written YYYY-MM-DD")]
+    return [_tag_error(tag, f"Date '{clip(tag.value)}' is not a date written YYYY-MM-DD")]
 
 
 def _option_tag(tag: Tag, spec: OptionTag, ctx: _Context) -> list[Diagnostic]:
@@ -244,13 +244,18 @@ def _option_tag(tag: Tag, spec: OptionTag, ctx: _Context) -> list[Diagnostic]:
     try:
         spec.parse(tag.value)
     except ValueError as exc:
-        return [diagnostic(*tag.span, "KC206", f"{spec.tag} '{clip(tag.value)}': {exc}")]
+        return [_tag_error(tag, f"{spec.tag} '{clip(tag.value)}': {exc}")]
     ctx.overrides[tag.name.lower()] = tag
     return []
 
 
+def _tag_error(tag: Tag, message: str) -> Diagnostic:
+    """The KC206 of a tag that sets nothing as written, at the tag."""
+    return diagnostic(tag.span.path, tag.span.line, tag.span.col, "KC206", message)
+
+
 def _wrong_case(tag: Tag, name: str) -> Diagnostic:
-    return diagnostic(*tag.span, "KC206", f"tag names are case-sensitive: write [{name} ...], not [{tag.name} ...]")
+    return _tag_error(tag, f"tag names are case-sensitive: write [{name} ...], not [{tag.name} ...]")
 
 
 _TAG_CHECKS: dict[str, Callable[[Tag, _Context], list[Diagnostic]]] = {

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Mapping
 from itertools import islice
 from operator import itemgetter
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from ..engine.carry import ChipCarry, carry_in
 from ..engine.faults import IllegalAction
@@ -35,7 +35,7 @@ from ..model.words import names_list
 from .grouping import Cut, HandRecord
 from .verdict import HandVerdict, Penalty
 
-CUT_REASONS: Mapping[str, str] = {
+CUT_REASONS: Final[Mapping[str, str]] = {
     "KC1": "syntax error",
     "KC205": "unknown player",
     "KC206": "tag",
@@ -48,13 +48,13 @@ CUT_REASONS: Mapping[str, str] = {
     "KC215": "missing layout",
 }
 """What the note KC504 tells the reader to fix, by the code (or code family) of the cut."""
-QUIET_CUTS = frozenset({"KC201", "KC202", "KC203", "KC204", "KC505"})
+QUIET_CUTS: Final = frozenset({"KC201", "KC202", "KC203", "KC204", "KC505"})
 """Cuts whose own message already says the hand is not refereed: no KC504 repeats it."""
-NOTE_KINDS: Mapping[str, tuple[Severity, bool]] = {
+NOTE_KINDS: Final[Mapping[str, tuple[Severity, bool]]] = {
     code: (info.severity, code.startswith("KC4")) for code, info in BY_CODE.items()}
 """The severity of each code, and whether it is a penalty (chips paid into the pot: the KC4
 family; the debt note KC503 is not one): one look-up per note."""
-LINE_AND_COLUMN = itemgetter(1, 2)
+LINE_AND_COLUMN: Final = itemgetter(1, 2)
 """The sort key of diagnostics: (line, column)."""
 
 
@@ -99,7 +99,7 @@ class _Replay:
         add, fine = self.diagnostics.append, self.penalties.append
         for code, seat, chips, message, step in islice(notes, self.noted, None):
             line_span = default if step is None else span
-            path, line, col = line_span
+            path, line, col = line_span.path, line_span.line, line_span.col
             # Where the note stands is often exactly its line's span (a turn with no play, cards
             # left at the going out): a penalty then shares that span instead of a copy.
             at: Span | None = line_span

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
-from typing import Any
+from typing import Any, Final
 
 from ..model.cards import FOUNDATIONS, HAND_SIZE, Card
 from ..model.diagnostics import Diagnostic, diagnostic
@@ -11,7 +11,7 @@ from ..model.events import Assertion, Blocked, Deal, Draw, Layout, Reveal, Span,
 from ..notation.reader import Item
 from .grouping import NO_DEFAULTS, Cut, Defaults, HandRecord, iter_hands, resolve_player, unknown_player
 
-PLAY_LINES: dict[type, str] = {Turn: "a turn", Reveal: "a reveal", Blocked: "a blocked line"}
+PLAY_LINES: Final[dict[type, str]] = {Turn: "a turn", Reveal: "a reveal", Blocked: "a blocked line"}
 """The lines that need the layout on the table, as a message names them."""
 
 
@@ -53,8 +53,8 @@ def _problems(record: HandRecord, previous_number: int | None) -> Iterator[Diagn
         yield from _SetUp(record).run()
 
 
-_FOUNDATION_SET = frozenset(FOUNDATIONS)
-_AFTER_LAYOUT = (Turn, Blocked, Assertion)
+_FOUNDATION_SET: Final = frozenset(FOUNDATIONS)
+_AFTER_LAYOUT: Final = (Turn, Blocked, Assertion)
 
 
 def _plain(record: HandRecord) -> bool:
@@ -215,7 +215,7 @@ class _SetUp:
         return unknown_player(event.player, self.record.players, Span(at.path, at.line, col))
 
 
-_HANDLERS: dict[type, Callable[[_SetUp, Any], None]] = {
+_HANDLERS: Final[dict[type, Callable[[_SetUp, Any], None]]] = {
     Deal: _SetUp.deal, Layout: _SetUp.layout, Turn: _SetUp.turn, Reveal: _SetUp.reveal, Blocked: _SetUp.blocked,
 }
 
