@@ -22,8 +22,9 @@ PAGES: dict[str, str] = runpy.run_path(os.path.join(HERE, "kcref", "render", "pa
 COMPILED = [
     "kcref/model/options.py", "kcref/model/events.py", "kcref/model/diagnostics.py",
     "kcref/engine/table.py", "kcref/engine/moves.py", "kcref/engine/turns.py", "kcref/engine/policy.py",
-    "kcref/engine/values.py", "kcref/engine/carry.py",
+    "kcref/engine/values.py", "kcref/engine/carry.py", "kcref/engine/bots.py", "kcref/engine/dealing.py",
     "kcref/notation/reader.py", "kcref/notation/sourcelines.py", "kcref/notation/textlines.py",
+    "kcref/notation/writer.py",
     "kcref/referee/grouping.py", "kcref/referee/setup_checks.py", "kcref/referee/replay.py",
     "kcref/referee/verdict.py", "kcref/referee/pipeline.py",
 ]

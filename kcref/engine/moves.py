@@ -31,27 +31,31 @@ def fits(card: Card, top: Card) -> bool:
 
 FITS_ON: Final[dict[Card, frozenset[Card]]] = {top: frozenset(c for c in DECK if fits(c, top)) for top in DECK}
 """The cards that may go on each card (:func:`fits` for every pair), for the engine's hot path."""
+KINGS: Final[frozenset[Card]] = frozenset(c for c in DECK if c.rank is KING)
+ANY_CARD: Final[frozenset[Card]] = frozenset(DECK)
+
+
+def placeable(t: Table, pile: Pile) -> frozenset[Card]:
+    """The cards the pile rules let go on ``pile`` now: those that fit on its top card, a King
+    on an empty corner, any card on an empty foundation."""
+    cards = t.piles[pile]
+    if cards:
+        return FITS_ON[cards[-1]]
+    return KINGS if pile in CORNER_SET else ANY_CARD
 
 
 def may_place(t: Table, card: Card, pile: Pile) -> bool:
     """True when the pile rules let ``card`` go on ``pile`` now."""
-    cards = t.piles[pile]
-    if cards:
-        return card in FITS_ON[cards[-1]]
-    return card.rank == KING or pile not in CORNER_SET
+    return card in placeable(t, pile)
 
 
 def may_move(t: Table, source: Pile, target: Pile) -> bool:
-    """True when the pile rules let the whole pile ``source`` move onto ``target`` now."""
+    """True when the pile rules let the whole pile ``source`` move onto ``target`` now: a
+    foundation onto another pile where its bottom card may go, but not onto an empty foundation."""
     if source in CORNER_SET or source is target:
         return False
     src = t.piles[source]
-    if not src:
-        return False
-    dst = t.piles[target]
-    if dst:
-        return src[0] in FITS_ON[dst[-1]]
-    return target in CORNER_SET and src[0].rank == KING
+    return bool(src) and (bool(t.piles[target]) or target in CORNER_SET) and src[0] in placeable(t, target)
 
 
 def card_targets(t: Table, card: Card) -> list[Pile]:
@@ -63,12 +67,15 @@ def card_plays(t: Table, cards: set[Card] | None = None) -> list[PlayCard]:
     """Every card play the piles allow for ``cards`` (default: the known cards of the player
     whose turn it is), sorted for a stable order."""
     held = t.holding.known if cards is None else cards
-    return [PlayCard(c, p) for c in in_order(held) for p in PILES if may_place(t, c, p)]
+    targets = [(p, placeable(t, p)) for p in PILES]
+    return [PlayCard(c, p) for c in in_order(held) for p, allowed in targets if c in allowed]
 
 
 def pile_moves(t: Table) -> list[MovePile]:
     """Every pile move the piles allow now."""
-    return [MovePile(s, d) for s in FOUNDATIONS for d in PILES if may_move(t, s, d)]
+    targets = [(p, placeable(t, p)) for p in PILES if t.piles[p] or p in CORNER_SET]  # no move onto an empty foundation
+    return [MovePile(s, d) for s in FOUNDATIONS if t.piles[s]
+            for d, allowed in targets if d is not s and t.piles[s][0] in allowed]
 
 
 def first_play(t: Table) -> PlayCard | MovePile | None:

@@ -30,19 +30,17 @@ from .faults import (
 from .moves import (
     CORNER_SET,
     KING,
+    KINGS,
     card_plays,
     first_play,
     in_order,
     may_move,
-    may_place,
     pile_moves,
+    placeable,
 )
 from .policy import Fault
 from .table import Closed, Holding, Note, Table, Unchecked
 from .values import chip_value, hand_value
-
-KINGS: Final[frozenset[Card]] = frozenset(c for c in DECK if c.rank is KING)
-
 
 # --- chips -----------------------------------------------------------------------------------
 
@@ -234,7 +232,7 @@ def apply(t: Table, action: Action) -> None:
 def _play_card(t: Table, action: PlayCard) -> None:
     placing = _phase(t, action) if t.phase_may_refuse else False
     card, pile = action
-    if not may_place(t, card, pile):
+    if card not in placeable(t, pile):
         raise _play_error(t, card, pile)
     hand = t.holdings[t.player]
     try:
