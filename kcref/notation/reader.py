@@ -202,12 +202,19 @@ def _fast_cards(head: _CardsHead, at: int, rest: str, path: str, lineno: int) ->
     """Read a deal or reveal line, ``head`` the reading of the text before ':' and ``rest`` the
     text after it, from column ``at`` on; None means "not sure, ask the grammar"."""
     text, comment = _without_comment(rest)
-    words, cols = _words(text, at)
-    cards = tuple(map(_card_word, words))
-    if not cards or None in cards:
+    cards: list[Card] = []
+    cols: list[int] = []
+    for word in text.replace("\t", " ").split(" "):  # the words between blanks, and where each starts
+        if word:
+            card = _card_word(word)
+            if card is None:
+                return None
+            cards.append(card)
+            cols.append(at)
+        at += len(word) + 1
+    if not cards:
         return None
-    return head.kind(head.player, cast("tuple[Card, ...]", cards), Span(path, lineno, 1), comment, tuple(cols),
-                     head.player_col)
+    return head.kind(head.player, tuple(cards), Span(path, lineno, 1), comment, tuple(cols), head.player_col)
 
 
 _entry_re = lazy_pattern(rf"(?P<pile>{lexicon.PILE_RE}):(?P<card>{lexicon.CARD_RE})")
