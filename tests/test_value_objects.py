@@ -54,31 +54,38 @@ def test_a_record_is_a_plain_frozen_slotted_dataclass(cls: type) -> None:
     assert cls.__mro__[1:] == (object,)
 
 
-def _event_classes_in_source() -> dict[str, ast.ClassDef]:
+def _value_classes_in_source() -> dict[str, ast.ClassDef]:
     tree = ast.parse((PACKAGE / "model" / "events.py").read_text(encoding="utf-8"))
     return {node.name: node for node in tree.body if isinstance(node, ast.ClassDef)
-            and any(isinstance(b, ast.Name) and b.id == "LineEvent" for b in node.bases)}
+            and node.name != "LineEvent" and any(isinstance(b, ast.Name) and b.id in ("LineEvent", "Value")
+                                                 for b in node.bases)}
 
 
-def test_every_event_class_is_written_in_the_one_idiom() -> None:
-    classes = _event_classes_in_source()
-    assert set(classes) == {c.__name__ for c in EVENT_CLASSES}
+def test_every_event_and_action_class_is_written_in_the_one_idiom() -> None:
+    classes = _value_classes_in_source()
+    assert {c.__name__ for c in EVENT_CLASSES} | {"PlayCard", "MovePile", "Draw", "Pass"} == set(classes)
     for name, node in classes.items():
         assert [d.id for d in node.decorator_list if isinstance(d, ast.Name)] == ["final"], name
-        [init] = [f for f in node.body if isinstance(f, ast.FunctionDef) and f.name == "__init__"]
-        params = [a.arg for a in init.args.args[1:]]
-        assert not init.args.kwonlyargs and not init.args.vararg and not init.args.kwarg, name
-        # every statement sets one parameter as a Final attribute of the same name, in order (or is a docstring)
-        sets = [st for st in init.body if not (isinstance(st, ast.Expr) and isinstance(st.value, ast.Constant))]
-        assert [ast.unparse(st) for st in sets] == [f"self.{p}: Final = {p}" for p in params], name
+        inits = [f for f in node.body if isinstance(f, ast.FunctionDef) and f.name == "__init__"]
+        params = [a.arg for a in inits[0].args.args[1:]] if inits else []
+        for init in inits:
+            assert not init.args.kwonlyargs and not init.args.vararg and not init.args.kwarg, name
+            # every statement sets one parameter as a Final attribute of the same name, in order (or is a docstring)
+            sets = [st for st in init.body if not (isinstance(st, ast.Expr) and isinstance(st.value, ast.Constant))]
+            assert [ast.unparse(st) for st in sets] == [f"self.{p}: Final = {p}" for p in params], name
         cls = getattr(events, name)
         assert cls.__match_args__ == tuple(params) and set(cls._compared) <= set(params), name
-        assert {"span", "cols"}.isdisjoint(cls._compared), name
         assigned = {t.id: ast.unparse(st.value) for st in node.body if isinstance(st, ast.Assign)
                     for t in st.targets if isinstance(t, ast.Name)}
-        assert ast.literal_eval(assigned["__match_args__"]) == tuple(params), name
-        assert assigned["__slots__"] == "__match_args__", name
-    assert all("__dict__" not in dir(c) and c.__mro__[1:] == (events.LineEvent, object) for c in EVENT_CLASSES)
+        assert assigned["__slots__"] == ("__match_args__" if params else "()"), name
+        if params:
+            assert ast.literal_eval(assigned["__match_args__"]) == tuple(params), name
+        if issubclass(cls, events.LineEvent):
+            assert {"span", "cols"}.isdisjoint(cls._compared), name
+            assert cls.__mro__[1:] == (events.LineEvent, events.Value, object), name
+        else:  # an action: all of it is its value
+            assert cls._compared == cls.__match_args__ and cls.__mro__[1:] == (events.Value, object), name
+        assert "__dict__" not in dir(cls), name
 
 
 def test_events_compare_without_their_place_pickle_and_match() -> None:

@@ -231,7 +231,7 @@ def apply(t: Table, action: Action) -> None:
 
 def _play_card(t: Table, action: PlayCard) -> None:
     placing = _phase(t, action) if t.phase_may_refuse else False
-    card, pile = action
+    card, pile = action.card, action.pile
     if card not in placeable(t, pile):
         raise _play_error(t, card, pile)
     hand = t.holdings[t.player]
@@ -281,7 +281,7 @@ def _cannot_hold(t: Table, card: Card) -> bool:
 def _move_pile(t: Table, action: MovePile) -> None:
     if t.phase_may_refuse:
         _phase(t, action)
-    source, target = action
+    source, target = action.source, action.target
     if not may_move(t, source, target):
         raise bad_move(t, source, target)
     src, dst = t.piles[source], t.piles[target]

@@ -49,42 +49,122 @@ class Span:
 NOWHERE = Span("", 0, 0)
 
 
+class Value:
+    """A value made of the fields of its constructor: equality and hashing by the fields of
+    ``_compared``, a ``repr`` and pattern matching by all its fields (``__match_args__``, in
+    the constructor's order), and pickling through its constructor."""
+
+    __slots__ = ()
+    __match_args__: ClassVar[tuple[str, ...]] = ()
+    """Every field, in the constructor's order."""
+    _compared: ClassVar[tuple[str, ...]] = ()
+    """The fields that make the value."""
+
+    def _values(self, names: tuple[str, ...]) -> tuple[object, ...]:
+        return tuple(getattr(self, name) for name in names)
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not type(self) or not isinstance(other, Value):
+            return NotImplemented
+        return self._values(self._compared) == other._values(self._compared)
+
+    def __hash__(self) -> int:
+        return hash(self._values(self._compared))
+
+    def __repr__(self) -> str:
+        fields = ", ".join(f"{name}={value!r}" for name, value in zip(self.__match_args__, self.fields()))
+        return f"{type(self).__name__}({fields})"
+
+    def fields(self) -> tuple[object, ...]:
+        """Every field's value, in the constructor's order: ``type(v)(*v.fields()) == v``."""
+        return self._values(self.__match_args__)
+
+    def __reduce__(self) -> tuple[type[Value], tuple[object, ...]]:
+        return type(self), self.fields()
+
+
 # --- actions (the parts of a turn line) -------------------------------------------------------
 # Actions are pure values (no position) so that the reader can share them; a Turn keeps the
-# column of each of its actions beside them.
+# column of each of its actions beside them. Each is compared by all its fields, and writes its
+# own equality and hashing: the writer and the bots look actions up by value again and again.
 
 
-class PlayCard(NamedTuple):
+@final
+class PlayCard(Value):
     """``CARD->PILE``: a card from hand onto a pile."""
 
-    card: Card
-    pile: Pile
+    __match_args__ = ("card", "pile")
+    __slots__ = __match_args__
+    _compared = __match_args__
+
+    def __init__(self, card: Card, pile: Pile) -> None:
+        self.card: Final = card
+        self.pile: Final = pile
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, PlayCard) and self.card == other.card and self.pile is other.pile
+
+    def __hash__(self) -> int:
+        return hash((self.card, self.pile))
 
     def __str__(self) -> str:
         return f"{self.card}->{self.pile}"
 
 
-class MovePile(NamedTuple):
+@final
+class MovePile(Value):
     """``PILE->PILE``: a whole foundation pile onto another pile (or a King pile to a corner)."""
 
-    source: Pile
-    target: Pile
+    __match_args__ = ("source", "target")
+    __slots__ = __match_args__
+    _compared = __match_args__
+
+    def __init__(self, source: Pile, target: Pile) -> None:
+        self.source: Final = source
+        self.target: Final = target
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, MovePile) and self.source is other.source and self.target is other.target
+
+    def __hash__(self) -> int:
+        return hash((self.source, self.target))
 
     def __str__(self) -> str:
         return f"{self.source}->{self.target}"
 
 
-class Draw(NamedTuple):
+@final
+class Draw(Value):
     """``draw`` or ``draw CARD``: the top card of the stock, written when known."""
 
-    card: Card | None = None
+    __match_args__ = ("card",)
+    __slots__ = __match_args__
+    _compared = __match_args__
+
+    def __init__(self, card: Card | None = None) -> None:
+        self.card: Final = card
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Draw) and self.card == other.card
+
+    def __hash__(self) -> int:
+        return hash((Draw, self.card))
 
     def __str__(self) -> str:
         return "draw" if self.card is None else f"draw {self.card}"
 
 
-class Pass(NamedTuple):
+@final
+class Pass(Value):
     """``pass``: a turn with no action at all."""
+
+    __slots__ = ()
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Pass)
+
+    def __hash__(self) -> int:
+        return hash(Pass)
 
     def __str__(self) -> str:
         return "pass"
@@ -97,38 +177,11 @@ PASS = Pass()
 # --- line events --------------------------------------------------------------------------------
 
 
-class LineEvent:
-    """What every event of a line has in common: equality and hashing by the fields of
-    ``_compared`` (not the span nor the columns), a ``repr`` and pattern matching by all its
-    fields (``__match_args__``, in the constructor's order), and pickling through its constructor."""
+class LineEvent(Value):
+    """The event of a line: a :class:`Value` whose ``_compared`` leaves out the span and the
+    columns."""
 
     __slots__ = ()
-    __match_args__: ClassVar[tuple[str, ...]] = ()
-    """Every field, in the constructor's order."""
-    _compared: ClassVar[tuple[str, ...]] = ()
-    """The fields that make the event's value."""
-
-    def _values(self, names: tuple[str, ...]) -> tuple[object, ...]:
-        return tuple(getattr(self, name) for name in names)
-
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self) or not isinstance(other, LineEvent):
-            return NotImplemented
-        return self._values(self._compared) == other._values(self._compared)
-
-    def __hash__(self) -> int:
-        return hash(self._values(self._compared))
-
-    def __repr__(self) -> str:
-        fields = ", ".join(f"{name}={value!r}" for name, value in zip(self.__match_args__, self.fields()))
-        return f"{type(self).__name__}({fields})"
-
-    def fields(self) -> tuple[object, ...]:
-        """Every field's value, in the constructor's order: ``type(e)(*e.fields()) == e``."""
-        return self._values(self.__match_args__)
-
-    def __reduce__(self) -> tuple[type[LineEvent], tuple[object, ...]]:
-        return type(self), self.fields()
 
 
 @final
