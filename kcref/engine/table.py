@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Sequence
-from typing import Final, NamedTuple, final
+from typing import Final, final
 
 from ..model.cards import CORNERS, DECK, FOUNDATIONS, Card, Pile
 from ..model.options import Options
@@ -51,18 +51,28 @@ class Closed(enum.Enum):
         return message
 
 
-class Note(NamedTuple):
+@final
+class Note:
     """Something the engine reports without refusing the action: a penalty paid, or a debt.
 
     ``step`` is the index of the action within the current turn that caused it (-1: the turn
-    as a whole; ``None``: the hand as a whole, e.g. the ante or the end of the hand).
+    as a whole; ``None``: the hand as a whole, e.g. the ante or the end of the hand). A hand
+    may hold one on every turn: a plain final class, which costs less to make than a
+    ``NamedTuple`` (compiled, far less).
     """
 
-    code: str
-    seat: int
-    chips: int
-    message: str
-    step: int | None
+    __slots__ = ("chips", "code", "message", "seat", "step")
+
+    def __init__(self, code: str, seat: int, chips: int, message: str, step: int | None) -> None:
+        self.code: Final = code
+        self.seat: Final = seat
+        self.chips: Final = chips
+        self.message: Final = message
+        self.step: Final = step
+
+    def __repr__(self) -> str:
+        return (f"Note(code={self.code!r}, seat={self.seat!r}, chips={self.chips!r}, message={self.message!r}, "
+                f"step={self.step!r})")
 
 
 @final

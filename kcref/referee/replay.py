@@ -97,7 +97,8 @@ class _Replay:
         notes = t.notes
         own_path = self.record.path
         add, fine = self.diagnostics.append, self.penalties.append
-        for code, seat, chips, message, step in islice(notes, self.noted, None):
+        for note in islice(notes, self.noted, None):
+            code, step = note.code, note.step
             line_span = default if step is None else span
             path, line, col = line_span.path, line_span.line, line_span.col
             # Where the note stands is often exactly its line's span (a turn with no play, cards
@@ -108,9 +109,9 @@ class _Replay:
             if not path:
                 path, at = own_path, None
             severity, penalty = NOTE_KINDS[code]
-            add(Diagnostic(path, line, col, severity, code, message))
+            add(Diagnostic(path, line, col, severity, code, note.message))
             if penalty:
-                fine(Penalty(seat, chips, code, at or Span(path, line, col)))
+                fine(Penalty(note.seat, note.chips, code, at or Span(path, line, col)))
         self.noted = len(notes)
 
     # --- the events --------------------------------------------------------------------------
