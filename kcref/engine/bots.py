@@ -30,6 +30,7 @@ from ..model.options import OPTION_TAGS_BY_NAME, Options, resolve
 from ..notation.writer import DEFAULT_SPELLING, Spelling, event_text
 from .carry import ChipCarry
 from .dealing import deal_from_deck, pick, shuffled_deck
+from .moves import KINGS
 from .seats import Forfeit
 from .table import Table
 from .turns import apply, can_end_turn, end_turn, legal_actions, settle
@@ -70,7 +71,7 @@ class GreedyBot:
 
     def choose(self, t: object, legal: Sequence[Action], can_end: bool, rng: random.Random) -> Action | None:
         plays = [a for a in legal if isinstance(a, PlayCard)]
-        kings = [a for a in plays if a.card.is_king]
+        kings = [a for a in plays if a.card in KINGS]
         if kings:
             return kings[0]
         if plays:

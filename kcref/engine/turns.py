@@ -356,7 +356,7 @@ def _take_drawn(t: Table, card: Card | None) -> None:
     else:
         hand.known.add(card)
         t.seen.add(card)
-        if card.rank is KING and place_king:
+        if card in KINGS and place_king:
             t.pending_king = card
             t.phase_may_refuse = True
 
