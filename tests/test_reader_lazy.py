@@ -33,7 +33,7 @@ def _fields(item: object) -> object:
 
 @pytest.mark.parametrize("line", LINES)
 def test_the_quick_readings_of_a_first_line_are_the_grammars(line: str) -> None:
-    reader._turn_head.cache_clear()  # names first met on this line
+    reader._turn_heads.clear()  # names first met on this line
     [item] = list(read_text(line, PATH))
     assert _fields(item) == _fields(reader.parse_line(line, PATH, 1)), line
 
@@ -41,8 +41,8 @@ def test_the_quick_readings_of_a_first_line_are_the_grammars(line: str) -> None:
 def test_a_log_compiles_only_the_regexes_its_lines_need() -> None:
     for getter in GETTERS:
         getter.cache_clear()
-    reader._turn_head.cache_clear()
-    reader._piece.cache_clear()
+    reader._turn_heads.clear()
+    reader._pieces.clear()
     assert [type(i) for i in read_text("Ann: KH->NE; draw 4C\nBob: pass\n", PATH)] == [Turn, Turn]
     compiled = {g for g in GETTERS if g.cache_info().currsize}
     assert compiled == {reader._action_re, reader.name_pattern}  # no "\r", so no line-end regex

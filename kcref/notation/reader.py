@@ -18,7 +18,7 @@ import re
 import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from itertools import chain
-from typing import TYPE_CHECKING, Any, BinaryIO, Final, NamedTuple, cast
+from typing import TYPE_CHECKING, Any, BinaryIO, Final, NamedTuple, TypeVar, cast
 
 from ..files.discover import cannot_read
 from ..model.cards import Card, Pile, parse_card, parse_pile
@@ -63,14 +63,29 @@ BOM = "\ufeff"
 # says what the line is (a player's name: a turn; 'deal NAME' or 'reveal NAME': a deal or reveal
 # line), and what follows is cut into pieces: the actions between ';', the cards between blanks.
 # A log writes the same few heads and pieces again and again: each different one is read once,
-# by a regex made of the lexicon's tokens, and remembered (the latest MEMORY of each kind). The
-# other lines are read by a regex each. A regex is compiled when a line first needs it.
+# by a regex made of the lexicon's tokens, and remembered (a Memory of each kind). The other
+# lines are read by a regex each. A regex is compiled when a line first needs it.
 
 MEMORY = 10_000
 """How many different readings of each kind (heads, actions, cards, layout entries) are remembered."""
 
-remembered = functools.lru_cache(maxsize=MEMORY)
-"""A reading of a piece of text, remembered for the next time the same text comes."""
+_Reading = TypeVar("_Reading")
+
+
+class Memory(dict[str, _Reading]):
+    """The readings of pieces of text, each read once (by ``read``) the first time it is looked
+    up, then found by a dict look-up. Up to :data:`MEMORY` are kept; past that all are
+    forgotten, and the memory fills up again with the pieces that come next."""
+
+    def __init__(self, read: Callable[[str], _Reading]) -> None:
+        super().__init__()
+        self.read = read
+
+    def __missing__(self, text: str) -> _Reading:
+        if len(self) >= MEMORY:
+            self.clear()
+        reading = self[text] = self.read(text)
+        return reading
 
 
 def _ci(word: str) -> str:
@@ -111,12 +126,15 @@ def is_name(text: str) -> bool:
 _KEYWORDS: Final = frozenset(lexicon.KEYWORDS)
 
 
-@remembered
-def _turn_head(head: str) -> str | None:
+def _read_turn_head(head: str) -> str | None:
     """The player's name a turn line's head spells, or None to decline."""
     name = head.rstrip(" \t")
     ok = is_name(name) and name.split(" ", 1)[0].lower() not in _KEYWORDS
     return name if ok else None
+
+
+_turn_heads: Final = Memory(_read_turn_head)
+"""The player's name each turn line's head spells (None: decline), by the head."""
 
 
 _action_re = lazy_pattern(
@@ -132,8 +150,7 @@ _Piece = tuple[Action, int, int]
 blanks before the action, and the piece's width with the ';' after it."""
 
 
-@remembered
-def _piece(piece: str) -> _Piece | None:
+def _read_piece(piece: str) -> _Piece | None:
     """The reading of a piece of a turn line, or None to decline."""
     m = _action_re().fullmatch(piece.strip(" \t"))
     if m is None:
@@ -150,6 +167,10 @@ def _piece(piece: str) -> _Piece | None:
     return action, len(piece) - len(piece.lstrip(" \t")), len(piece) + 1
 
 
+_pieces: Final = Memory(_read_piece)
+"""The reading of each piece of a turn line, by its text."""
+
+
 def _fast_turn(player: str, head: str, rest: str, path: str, lineno: int) -> Turn | None:
     """Read a turn line, ``head:rest`` (``player`` the name ``head`` spells); None means "not
     sure, ask the grammar"."""
@@ -159,7 +180,7 @@ def _fast_turn(player: str, head: str, rest: str, path: str, lineno: int) -> Tur
     cols: list[int] = []
     at = len(head) + 2  # the column where the piece starts, the first after ':'
     for piece in pieces:
-        hit = _piece(piece)
+        hit = _pieces[piece]
         if hit is None:
             if len(actions) == len(pieces) - 1 > 0 and not piece.strip(" \t"):
                 break  # one trailing ';' is allowed
@@ -182,20 +203,24 @@ class _CardsHead(NamedTuple):
 _cards_head_re = lazy_pattern(rf"(?P<kw>{_ci('deal')}|{_ci('reveal')})[ \t]+(?P<name>{lexicon.NAME_RE})[ \t]*")
 
 
-@remembered
-def _cards_head(head: str) -> _CardsHead | None:
+def _read_cards_head(head: str) -> _CardsHead | None:
     """The reading of a deal or reveal line's head, or None to decline."""
     m = _cards_head_re().fullmatch(head)
     return None if m is None else _CardsHead(Deal if m["kw"][0] in "Dd" else Reveal, m["name"], m.start("name") + 1)
 
 
+_cards_heads: Final = Memory(_read_cards_head)
+
+
 _card_re = lazy_pattern(lexicon.CARD_RE)
 
 
-@remembered
-def _card_word(word: str) -> Card | None:
+def _read_card(word: str) -> Card | None:
     """The card a word spells, or None."""
     return parse_card(word) if _card_re().fullmatch(word) else None
+
+
+_cards: Final = Memory(_read_card)
 
 
 def _fast_cards(head: _CardsHead, at: int, rest: str, path: str, lineno: int) -> Event | None:
@@ -206,7 +231,7 @@ def _fast_cards(head: _CardsHead, at: int, rest: str, path: str, lineno: int) ->
     cols: list[int] = []
     for word in text.replace("\t", " ").split(" "):  # the words between blanks, and where each starts
         if word:
-            card = _card_word(word)
+            card = _cards[word]
             if card is None:
                 return None
             cards.append(card)
@@ -220,11 +245,13 @@ def _fast_cards(head: _CardsHead, at: int, rest: str, path: str, lineno: int) ->
 _entry_re = lazy_pattern(rf"(?P<pile>{lexicon.PILE_RE}):(?P<card>{lexicon.CARD_RE})")
 
 
-@remembered
-def _entry_word(word: str) -> tuple[Pile, Card] | None:
+def _read_entry(word: str) -> tuple[Pile, Card] | None:
     """The layout entry (``PILE:CARD``) a word spells, or None."""
     m = _entry_re().fullmatch(word)
     return None if m is None else (parse_pile(m["pile"]), parse_card(m["card"]))
+
+
+_entries: Final = Memory(_read_entry)
 
 
 def _fast_layout(line: str, path: str, lineno: int) -> Event | None:
@@ -233,7 +260,7 @@ def _fast_layout(line: str, path: str, lineno: int) -> Event | None:
     keyword = words[0]
     if not (keyword.isascii() and keyword.lower() == "layout"):
         return None
-    entries = tuple(map(_entry_word, words[1:]))
+    entries = tuple(map(_entries.__getitem__, words[1:]))
     if not entries or None in entries:
         return None
     return Layout(cast("tuple[tuple[Pile, Card], ...]", entries), Span(path, lineno, 1), comment, tuple(cols[1:]))
@@ -297,10 +324,10 @@ def fast_line(line: str, path: str, lineno: int) -> Event | None:
     head, colon, rest = line.partition(":")
     if colon:
         # A name whose first word is no keyword starts no other kind of line.
-        player = _turn_head(head)
+        player = _turn_heads[head]
         if player is not None:
             return _fast_turn(player, head, rest, path, lineno)
-        cards_head = _cards_head(head)
+        cards_head = _cards_heads[head]
         if cards_head is not None:
             return _fast_cards(cards_head, len(head) + 2, rest, path, lineno)
     read = _BY_FIRST.get(line[:1])
@@ -463,7 +490,7 @@ class _Short(NamedTuple):
 def _shortened(line: str) -> _Short | None:
     """The line with its runs of well-formed actions cut out, or None if nothing can be cut."""
     head, colon, rest = line.partition(":")
-    if not colon or _turn_head(head.lstrip(" \t")) is None:
+    if not colon or _turn_heads[head.lstrip(" \t")] is None:
         return None
     hash_at = rest.find("#")
     pieces = (rest if hash_at < 0 else rest[:hash_at]).split(";")
@@ -474,7 +501,7 @@ def _shortened(line: str) -> _Short | None:
     offset = len(head) + 1 + len(pieces[0]) + 1  # where the second piece starts (0-based)
     run = -1
     for piece in pieces[1:-1]:  # each of these is followed by a ';'
-        hit = _piece(piece)
+        hit = _pieces[piece]
         if hit is not None:
             action, blanks, _ = hit
             if run < 0:
