@@ -411,7 +411,7 @@ def _assertion_line(stmt: pp.ParseResults, toks: list[Any], span: Span, comment:
 
 def _turn(stmt: pp.ParseResults, toks: list[Any], span: Span, comment: str) -> Event:
     pairs = [_action(g) for g in stmt["actions"]]
-    return Turn(toks[0].text, tuple(a for a, _ in pairs), span, comment, tuple(loc + 1 for _, loc in pairs))
+    return Turn(toks[0].text, tuple(a for a, _loc in pairs), span, comment, tuple(loc + 1 for _a, loc in pairs))
 
 
 _STATEMENTS: dict[str, Callable[[pp.ParseResults, list[Any], Span, str], Event]] = {
@@ -554,7 +554,11 @@ def _parse_shortened(line: str, short: _Short, path: str, lineno: int) -> Event 
         return _line_event(result, path, lineno)
     kept = [(action, _unshorten(col - 1, short.cuts) + 1) for action, col in zip(event.actions, event.cols)]
     merged = sorted(kept + list(short.actions), key=lambda pair: pair[1])
-    return Turn(event.player, tuple(a for a, _ in merged), event.span, event.comment, tuple(c for _, c in merged))
+    actions = tuple(a for a, _col in merged)
+    cols = tuple(c for _a, c in merged)
+    # Made after the loops above: compiled, the fields of ``event`` read before a loop that ends
+    # its last use were freed with it (mypyc borrows them).
+    return Turn(event.player, actions, event.span, event.comment, cols)
 
 
 # --- whole logs -----------------------------------------------------------------------------------
