@@ -73,9 +73,11 @@ def card_plays(t: Table, cards: set[Card] | None = None) -> list[PlayCard]:
 
 def pile_moves(t: Table) -> list[MovePile]:
     """Every pile move the piles allow now."""
+    bottoms = [(p, t.piles[p][0]) for p in FOUNDATIONS if t.piles[p]]
+    if not bottoms:
+        return []
     targets = [(p, placeable(t, p)) for p in PILES if t.piles[p] or p in CORNER_SET]  # no move onto an empty foundation
-    return [MovePile(s, d) for s in FOUNDATIONS if t.piles[s]
-            for d, allowed in targets if d is not s and t.piles[s][0] in allowed]
+    return [MovePile(s, d) for s, bottom in bottoms for d, allowed in targets if d is not s and bottom in allowed]
 
 
 def first_play(t: Table) -> PlayCard | MovePile | None:
