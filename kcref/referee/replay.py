@@ -8,7 +8,7 @@ judged (a syntax or set-up error) is replayed up to that line, and a note says s
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from itertools import islice
 from operator import itemgetter
 from typing import NamedTuple
@@ -247,6 +247,19 @@ class _Replay:
         self.next = end
         return islice(events, first, end)
 
+    def position(self, line: int | None) -> Position:
+        """Judge the lines up to line ``line`` (None: to the end) not judged yet; the table as it
+        then stands. Once someone has gone out the chips are settled, as they are the moment the
+        hand ends: on a copy, as a reveal line after the going out may still show cards left, to pay for."""
+        self.run(line)
+        t = self.table
+        if t is not None and t.winner is not None and not self.stopped:
+            t = t.copy()
+            settle(t)
+        error = next((d for d in self.diagnostics if d.is_error), None)
+        cut = self.record.cut
+        return Position(t, error, cut if cut is not None and (line is None or line >= cut.line) else None)
+
     # --- the end -----------------------------------------------------------------------------
 
     def finish(self, stacks_start: tuple[int, ...] | None, pot_start: int) -> HandVerdict:
@@ -368,14 +381,16 @@ def _unchecked_message(t: Table) -> str:
     return "not checked, as some cards are unknown: " + "; ".join(parts)
 
 
-def referee_hand(record: HandRecord, stacks: Mapping[str, int] | None = None, pot: int = 0) -> HandVerdict:
+def referee_hand(record: HandRecord, stacks: Mapping[str, int] | None = None, pot: int = 0,
+                 watch: Watch | None = None) -> HandVerdict:
     """Replay one hand and judge it.
 
     ``stacks`` (by player name) and ``pot`` carry chips in from earlier hands where the scoring
     system keeps stacks between hands (a name not in ``stacks`` starts as the system starts a
     stack: scoring ``stacks``, with the ``Stack`` option); elsewhere (scoring ``chips`` shares
     the chips out afresh each hand) both are ignored. A record whose set-up is invalid gets a
-    verdict with ``valid`` false and no diagnostics of its own.
+    verdict with ``valid`` false and no diagnostics of its own. With ``watch``, the table after
+    each of its lines is shown to it on the way (:class:`Watch`): the replay's own, not one more.
     """
     replay = _Replay(record)
     if not record.players:
@@ -385,6 +400,10 @@ def referee_hand(record: HandRecord, stacks: Mapping[str, int] | None = None, po
     stacks_start = None
     if t is not None and t.stacks is not None:
         stacks_start = tuple([s + t.ante for s in t.stacks])
+    if watch is not None:
+        for line in watch.lines:
+            if not watch.see(line, replay.position(line)):
+                break
     replay.run()
     return replay.finish(stacks_start, pot_start)
 
@@ -402,49 +421,40 @@ class Position(NamedTuple):
     before reaching the line asked for, if any."""
 
 
+class Watch(NamedTuple):
+    """What looks at the table on the way through a replay (the report's steps): the position
+    after each of ``lines`` (in ascending order; None: the hand's end) is shown to ``see``, which
+    says whether to go on. A position's table is the replay's own, which the next line changes:
+    ``see`` reads it at once (once someone has gone out, it is a settled copy)."""
+
+    lines: Sequence[int | None]
+    see: Callable[[int | None, Position], bool]
+
+
 def table_at(record: HandRecord, line: int | None = None, stacks: Mapping[str, int] | None = None,
              pot: int = 0) -> Position:
     """Replay ``record`` up to and including ``line`` (default: to its end); once someone has gone
     out the chips are settled, as they are the moment the hand ends."""
-    return next(tables_after(record, (line,), stacks, pot))
-
-
-def tables_after(record: HandRecord, lines: Iterable[int | None], stacks: Mapping[str, int] | None = None,
-                 pot: int = 0) -> Iterator[Position]:
-    """The table after each of ``lines`` (in ascending order; None: the hand's end), each
-    position what :func:`table_at` gives for its line, from one replay of the hand: the replay
-    goes on from one line to the next instead of starting again.
-
-    A position's table is the replay's own, which the next line changes: read it before asking
-    for the next (once someone has gone out, it is a settled copy).
-    """
     replay = _Replay(record)
     if not record.players:
-        for _ in lines:
-            yield Position(None, None)
-        return
+        return Position(None, None)
     replay.start(stacks, pot)
-    cut = record.cut
-    for line in lines:
-        replay.run(line)
-        t = replay.table
-        if t is not None and t.winner is not None and not replay.stopped:
-            # The hand ends the moment someone goes out: cards left are paid, the pot taken. On a
-            # copy: a reveal line after the going out may still show cards left, to pay for.
-            t = t.copy()
-            settle(t)
-        error = next((d for d in replay.diagnostics if d.is_error), None)
-        yield Position(t, error, cut if cut is not None and (line is None or line >= cut.line) else None)
+    return replay.position(line)
 
 
-def referee_hands(records: Iterable[HandRecord]) -> Iterator[HandVerdict]:
+Judge = Callable[[HandRecord, Mapping[str, int] | None, int], HandVerdict]
+"""A judge of one hand with the chips carried in (stacks by name, the pot): :func:`referee_hand`,
+or one that also looks at the table on the way."""
+
+
+def referee_hands(records: Iterable[HandRecord], judge: Judge = referee_hand) -> Iterator[HandVerdict]:
     """Judge hands in order, carrying chip stacks (and a pot nobody won) from hand to hand
     while the scoring system keeps them (:class:`kcref.engine.carry.ChipCarry`). A hand with a
-    rule error is void for the chips carried."""
+    rule error is void for the chips carried. Each hand is judged by ``judge``."""
     carry = ChipCarry()
     for record in records:
         carry.before(record.options)
-        verdict = referee_hand(record, carry.stacks, carry.pot)
+        verdict = judge(record, carry.stacks, carry.pot)
         if verdict.valid:
             carry.after(record.options, verdict.players, verdict.stacks_end, verdict.pot_left)
         yield verdict
