@@ -68,6 +68,8 @@ class _Replay:
         self.table: Table | None = None
         self.noted = 0
         self.stopped = False
+        self.error: Diagnostic | None = None
+        """The rule error that stopped the replay, once one has."""
         self.ended_by: str = ""
         """Why no turn may come now although the table may not know it (a blocked or reveal line)."""
         self.out_at: Span | None = None
@@ -88,6 +90,7 @@ class _Replay:
 
     def _fail(self, span: Span, col: int, err: IllegalAction) -> None:
         self._report(span, col, err.code, err.message)
+        self.error = self.diagnostics[-1]
         self.stopped = True
 
     def _drain_notes(self, span: Span, cols: tuple[int, ...], default: Span) -> None:
@@ -256,9 +259,8 @@ class _Replay:
         if t is not None and t.winner is not None and not self.stopped:
             t = t.copy()
             settle(t)
-        error = next((d for d in self.diagnostics if d.is_error), None)
         cut = self.record.cut
-        return Position(t, error, cut if cut is not None and (line is None or line >= cut.line) else None)
+        return Position(t, self.error, cut if cut is not None and (line is None or line >= cut.line) else None)
 
     # --- the end -----------------------------------------------------------------------------
 
