@@ -31,7 +31,7 @@ from ..notation.textlines import text_stream
 from .assertions import check_assertions
 from .grouping import MAX_TAG_NAMES, NO_DEFAULTS, Defaults, HandRecord
 from .hand_score import hand_score
-from .replay import Judge, referee_hand, referee_hands
+from .replay import Judge, referee_hands
 from .setup_checks import checked_hands
 from .suppression import MARK, Suppressions
 from .verdict import HandVerdict
@@ -141,7 +141,7 @@ def check_items(items: Iterable[object], path: str, *, keep_hands: bool = True, 
                 sources: SourceLines | None = None, on_hand: OnHand | None = None,
                 keep: Keep | None = None, config: Config | None = None, suppress: bool = True,
                 settlement: SettlementLine | None = None, on_settlement: OnSettlement | None = None,
-                judge: Judge = referee_hand) -> FileReport:
+                judge: Judge | None = None) -> FileReport:
     """Check a stream of events and syntax diagnostics read from ``path``: set-up, then replay.
 
     Diagnostics go to ``emit`` as each hand is judged (else into ``report.diagnostics``), only
@@ -154,8 +154,8 @@ def check_items(items: Iterable[object], path: str, *, keep_hands: bool = True, 
     :class:`~kcref.referee.live.LiveLog`, which refuses a line with any error. With ``settlement``,
     each hand's settlement line goes to ``on_settlement`` once the hand's diagnostics are out, and
     into ``report.settlements`` when the diagnostics are kept there. Each hand is judged by
-    ``judge`` (the referee's :func:`~kcref.referee.replay.referee_hand`, or one that also looks
-    at the table on the way, as the report's replay does).
+    ``judge`` (default: the referee's :func:`~kcref.referee.replay.referee_hand`; the report's
+    also looks at the table on the way).
     """
     defaults, ignored = settings_of(config)
     check = FileCheck(path, keep_hands, emit, sources, on_hand, keep, ignored, suppress, settlement, on_settlement)

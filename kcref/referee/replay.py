@@ -449,10 +449,12 @@ Judge = Callable[[HandRecord, Mapping[str, int] | None, int], HandVerdict]
 or one that also looks at the table on the way."""
 
 
-def referee_hands(records: Iterable[HandRecord], judge: Judge = referee_hand) -> Iterator[HandVerdict]:
+def referee_hands(records: Iterable[HandRecord], judge: Judge | None = None) -> Iterator[HandVerdict]:
     """Judge hands in order, carrying chip stacks (and a pot nobody won) from hand to hand
     while the scoring system keeps them (:class:`kcref.engine.carry.ChipCarry`). A hand with a
-    rule error is void for the chips carried. Each hand is judged by ``judge``."""
+    rule error is void for the chips carried. Each hand is judged by ``judge`` (default:
+    :func:`referee_hand`)."""
+    judge = judge or referee_hand
     carry = ChipCarry()
     for record in records:
         carry.before(record.options)
