@@ -56,12 +56,15 @@ def test_resume_reads_the_text_once_and_judges_each_complete_hand_once_through_t
     read = _count(monkeypatch, live, "text_stream")
     by_pipeline = _count(monkeypatch, replay, "referee_hand")  # what check's referee_hands calls
     by_line = _count(monkeypatch, live, "referee_hand")  # what judging a line fed calls
+    playing = _count(monkeypatch, live, "open_hand")  # the same, for the hand being played
     log = LiveLog.resume(text, "t.log")
     assert len(pipelines) == 1 and read == ["".join(line + "\n" for line in lines[:last])]
     assert [r.index for r in by_pipeline] == list(range(1, 12))  # each hand before the last, once
     # Then the last hand's lines fed one by one: the hand before it judged again for the state
-    # it leaves, and once more closed by the last hand's hand line; the last hand with each line.
-    assert len(by_line) == 2 + len(lines) - last
+    # it leaves, and once more closed by the last hand's hand line; the last hand with each line
+    # up to its first turn, from which each line is judged alone, against the hand so far.
+    first_turn = next(i for i in range(last, len(lines)) if re.match(r"(Ann|Bob|Cy): ", lines[i]))
+    assert len(by_line) + len(playing) == 2 + first_turn - last
     assert [v.index for v in log.finished] == list(range(1, 12))
     report = kcref.check_text(text, "t.log")
     assert [*log.finished, log.verdict] == report.hands

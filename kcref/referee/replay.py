@@ -8,6 +8,7 @@ judged (a syntax or set-up error) is replayed up to that line, and a note says s
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from itertools import islice
 from operator import itemgetter
@@ -81,6 +82,20 @@ class _Replay:
         """The index in ``events`` of the first play line (a turn, blocked or reveal line), once started."""
         self.next = 0
         """The index in ``events`` of the first event not yet judged (see :meth:`run`)."""
+        self.in_order = 0
+        """The diagnostics before this index are in line order already (see :func:`_sort_from`)."""
+
+    def copy(self) -> _Replay:
+        """An independent copy: judging more lines on it, or finishing it, leaves this one as it is."""
+        other = _Replay(self.record)
+        other.diagnostics = list(self.diagnostics)
+        other.penalties = list(self.penalties)
+        other.table = self.table.copy() if self.table is not None else None
+        other.noted, other.stopped, other.ended_by = self.noted, self.stopped, self.ended_by
+        other.out_at, other.actions = self.out_at, self.actions
+        other.seats, other.events, other.begin, other.next = self.seats, self.events, self.begin, self.next
+        other.in_order = self.in_order
+        return other
 
     # --- reporting ---------------------------------------------------------------------------
 
@@ -273,7 +288,7 @@ class _Replay:
         if cut is not None and rec.players and cut.code not in QUIET_CUTS:
             self._report(Span(rec.path, cut.line, cut.column), cut.column, "KC504", self._cut_note())
         diagnostics = self.diagnostics
-        stopped_at = _stopped_at(diagnostics, cut, self.stopped)
+        stopped_at = _stopped_at(diagnostics, cut, self.stopped, self.in_order)
         if t is None:
             return HandVerdict(
                 path=rec.path, index=rec.index, number=rec.start.number, players=rec.players,
@@ -347,13 +362,14 @@ def _seat_map(players: tuple[str, ...]) -> dict[str, int]:
     return seats
 
 
-def _stopped_at(diagnostics: list[Diagnostic], cut: Cut | None, failed: bool) -> int | None:
-    """Sort a hand's ``diagnostics`` into line order; return the line past which the hand was
-    not judged (its first error, or its cut), or None when it was judged to its end. Only a
-    rule error (``failed``) puts an error among them: else there is none to look for."""
+def _stopped_at(diagnostics: list[Diagnostic], cut: Cut | None, failed: bool, in_order: int = 0) -> int | None:
+    """Sort a hand's ``diagnostics`` into line order (those before ``in_order`` are already);
+    return the line past which the hand was not judged (its first error, or its cut), or None
+    when it was judged to its end. Only a rule error (``failed``) puts an error among them:
+    else there is none to look for."""
     stopped_at = cut.line if cut is not None else None
     if diagnostics:
-        diagnostics.sort(key=LINE_AND_COLUMN)
+        _sort_from(diagnostics, in_order)
         if not failed:
             return stopped_at
         error = Severity.ERROR
@@ -363,6 +379,18 @@ def _stopped_at(diagnostics: list[Diagnostic], cut: Cut | None, failed: bool) ->
                     stopped_at = d[1]
                 break
     return stopped_at
+
+
+def _sort_from(diagnostics: list[Diagnostic], in_order: int) -> None:
+    """Sort ``diagnostics`` by line and column, stably, those before ``in_order`` being in that
+    order already: each of the others is put in its place, after those found before it."""
+    if in_order <= 1:
+        diagnostics.sort(key=LINE_AND_COLUMN)
+        return
+    rest = sorted(diagnostics[in_order:], key=LINE_AND_COLUMN)
+    del diagnostics[in_order:]
+    for d in rest:
+        diagnostics.insert(bisect_right(diagnostics, LINE_AND_COLUMN(d), key=LINE_AND_COLUMN), d)
 
 
 def _column(cols: tuple[int, ...], step: int | None, span: Span) -> int:
@@ -394,9 +422,17 @@ def referee_hand(record: HandRecord, stacks: Mapping[str, int] | None = None, po
     verdict with ``valid`` false and no diagnostics of its own. With ``watch``, the table after
     each of its lines is shown to it on the way (:class:`Watch`): the replay's own, not one more.
     """
+    replay, stacks_start, pot_start = _replayed(record, stacks, pot, watch)
+    return replay.finish(stacks_start, pot_start)
+
+
+def _replayed(record: HandRecord, stacks: Mapping[str, int] | None, pot: int,
+              watch: Watch | None = None) -> tuple[_Replay, tuple[int, ...] | None, int]:
+    """The replay of ``record`` laid out with the chips carried in and judged to its end (shown
+    to ``watch`` on the way), not finished yet; the stacks (before the ante) and the pot it starts with."""
     replay = _Replay(record)
     if not record.players:
-        return replay.finish(None, pot)
+        return replay, None, pot
     pot_start = replay.start(stacks, pot)
     t = replay.table
     stacks_start = None
@@ -407,7 +443,71 @@ def referee_hand(record: HandRecord, stacks: Mapping[str, int] | None = None, po
             if not watch.see(line, replay.position(line)):
                 break
     replay.run()
-    return replay.finish(stacks_start, pot_start)
+    return replay, stacks_start, pot_start
+
+
+class OpenHand:
+    """A hand replayed as far as its lines go and not finished: a hand being played. Its
+    verdict so far and its table can be read at any time, and :meth:`then` goes on with the
+    lines that follow, judging them alone, on a copy: this replay stays as it is.
+
+    What :class:`kcref.referee.live.LiveLog` keeps of the hand being played, so that a new line
+    is judged against the state the last one left instead of replaying the hand again. Made by
+    :func:`open_hand`.
+
+    Its diagnostics are kept in line order (a stable sort, as :meth:`_Replay.finish` sorts them),
+    so that finishing the replay puts only those it adds in their place.
+    """
+
+    def __init__(self, replay: _Replay, stacks_start: tuple[int, ...] | None, pot_start: int) -> None:
+        self._replay, self._stacks_start, self._pot_start = replay, stacks_start, pot_start
+
+    @property
+    def record(self) -> HandRecord:
+        return self._replay.record
+
+    @property
+    def stopped(self) -> bool:
+        """A rule error stopped the replay: the lines after it are not judged."""
+        return self._replay.stopped
+
+    @property
+    def out_line(self) -> int | None:
+        """The line on which a player went out, if one did."""
+        out_at = self._replay.out_at
+        return None if out_at is None else out_at.line
+
+    def verdict(self) -> HandVerdict:
+        """The verdict on the hand as far as it goes: what :func:`referee_hand` gives for the record."""
+        return self._replay.copy().finish(self._stacks_start, self._pot_start)
+
+    def table(self) -> Table | None:
+        """The table at the end of the record: what :func:`table_at` gives for it. It is the
+        replay's own, unless someone has gone out (a settled copy): read it, never change it."""
+        return self._replay.position(None).table
+
+    def then(self, record: HandRecord) -> OpenHand:
+        """The replay of ``record``, this replay's record with lines added after its own (and
+        cut, if at all, after them), gone on from this replay: only the lines added are judged."""
+        replay = self._replay.copy()
+        replay.record, replay.events = record, record.playable
+        replay.run()
+        _in_order(replay)
+        return OpenHand(replay, self._stacks_start, self._pot_start)
+
+
+def open_hand(record: HandRecord, stacks: Mapping[str, int] | None = None, pot: int = 0) -> OpenHand:
+    """``record`` replayed to its end, not finished (see :class:`OpenHand`); ``stacks`` and
+    ``pot`` are the chips carried in, as :func:`referee_hand` takes them."""
+    replay, stacks_start, pot_start = _replayed(record, stacks, pot)
+    _in_order(replay)
+    return OpenHand(replay, stacks_start, pot_start)
+
+
+def _in_order(replay: _Replay) -> None:
+    """Put the diagnostics of ``replay`` in line order, as finishing it would."""
+    _sort_from(replay.diagnostics, replay.in_order)
+    replay.in_order = len(replay.diagnostics)
 
 
 class Position(NamedTuple):
