@@ -17,9 +17,9 @@ run by run; a time is the CPU time (user + system) of the process, the median of
   over pure (target >= 2.5 each);
 - start-up: ``check --quiet`` on a 2-hand log over ``python -c pass``, each build (target <= 6.5);
 - ``kcref report`` over ``check --quiet`` of the 1,500-hand log, each build (target <= 3), and of
-  one 345-turn hand in-process (bench/long_hand.py; target <= 5);
-- ``LiveLog.feed`` at turn 300 of a long hand (bench/live_feed.py, ms a line; target <= 0.3 in
-  the pure build).
+  one hand of over 350 turns in-process (bench/long_hand.py report; target <= 5);
+- ``LiveLog.feed`` at turn 300 of that hand (bench/long_hand.py feed, ms a line; target <= 0.3
+  in the pure build).
 """
 
 from __future__ import annotations
@@ -114,7 +114,7 @@ def build_figures(pure: Tree, compiled: Tree, work: Path, runs: int) -> list[Fig
         return statistics.median(samples[(name, tree.label)])
 
     loops = {t.label: script(t, "bot_loop.py", ["--actions", "200000"], work)["actions/s"] for t in trees}
-    longs = {t.label: script(t, "long_hand.py", ["--turns", "345"], work) for t in trees}
+    longs = {t.label: script(t, "long_hand.py", ["report"], work) for t in trees}
     figures = [
         Figure("check --quiet: pure / compiled, time", m("quiet", pure) / m("quiet", compiled), None,
                Target(3, ">="), ".2f", f"pure {m('quiet', pure):.2f} s, compiled {m('quiet', compiled):.2f} s, "
@@ -145,12 +145,11 @@ def build_figures(pure: Tree, compiled: Tree, work: Path, runs: int) -> list[Fig
                    Target(5, "<="), ".2f", f"{longs[tree.label]['turns']:.0f} turns; check "
                                            f"{longs[tree.label]['check_ms']:.1f} ms, in-process"),
         ]
-    if (HERE / "live_feed.py").exists():
-        for tree in trees:
-            feed = script(tree, "live_feed.py", [], work)
-            figures.append(Figure(f"LiveLog.feed at turn 300, ms a line ({tree.label})", feed["turn300_ms"], None,
-                                  Target(0.3, "<=") if tree is pure else None, ".3f",
-                                  f"at turn 10: {feed['turn10_ms']:.3f} ms"))
+    for tree in trees:
+        feed = script(tree, "long_hand.py", ["feed"], work)
+        figures.append(Figure(f"LiveLog.feed at turn 300, ms a line ({tree.label})", feed["turn300_ms"], None,
+                              Target(0.3, "<=") if tree is pure else None, ".3f",
+                              f"at turn 10: {feed['turn10_ms']:.3f} ms"))
     return figures
 
 

@@ -20,7 +20,7 @@ target (``--target``, 100 MB).
 
 First, in this process, it measures what one line costs :meth:`kcref.referee.live.LiveLog.feed`
 early and late in a long hand (one commercial hand of more than 300 turns, in which every
-player passes until turn 320: see :func:`long_hand`), beside the target (``--line-target``,
+player passes until turn 320: see bench/long_hand.py), beside the target (``--line-target``,
 0.3 ms a line), and the whole hand fed line by line beside ``kcref check`` of its text.
 ``--feed-only`` stops there.
 """
@@ -28,77 +28,20 @@ player passes until turn 320: see :func:`long_hand`), beside the target (``--lin
 from __future__ import annotations
 
 import argparse
-import random
-import statistics
 import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Sequence
 from pathlib import Path
 
 from runner import CURRENT, ROOT, Sample, repeat_log, run_kcref
 
 sys.path.insert(0, str(ROOT))  # the checkout's kcref, as the runs below run it
 
+from long_hand import feed_costs, long_hand, turns_of
+
 import kcref
-from kcref.engine.bots import NAMES, GreedyBot, play_hand
-from kcref.engine.table import Table
-from kcref.model.events import Action, Draw, Event, HandStart, Tag
-from kcref.model.options import resolve
-from kcref.notation.writer import event_text
 from kcref.referee.live import LiveLog
-
-FEED_TURNS = (10, 300)
-"""The turns of the long hand at which one line fed is timed."""
-
-
-class _Stalling:
-    """A bot that passes (paying for the play and the draw it misses, as commercial rules
-    allow) until turn ``turns``, then plays greedily: a hand as long as one likes."""
-
-    def __init__(self, turns: int) -> None:
-        self.turns = turns
-        self.greedy = GreedyBot()
-
-    def choose(self, t: Table, legal: Sequence[Action], can_end: bool, rng: random.Random) -> Action | None:
-        if t.turns >= self.turns:
-            return self.greedy.choose(t, legal, can_end, rng)
-        if can_end:
-            return None
-        draws = [a for a in legal if isinstance(a, Draw)]
-        return draws[0] if draws else (legal[0] if legal else None)
-
-
-def long_hand(stall: int = 320, seed: int = 0) -> list[str]:
-    """The lines of a log of one commercial hand of two players of more than ``stall`` turns."""
-    names = NAMES[:2]
-    played = play_hand(resolve("commercial", {}), names, 1, _Stalling(stall), random.Random(seed))
-    head: list[Event] = [Tag("Players", ", ".join(names)), Tag("Rules", "commercial"), HandStart(1, names[1])]
-    return [event_text(e) for e in (*head, *played.events)]
-
-
-def feed_costs(lines: list[str], turns: Sequence[int] = FEED_TURNS, repeat: int = 200) -> dict[int, float]:
-    """Seconds :meth:`LiveLog.feed` takes to judge the line of each of ``turns`` (the turn's
-    number in the hand), the median of ``repeat`` feeds of it (each taken back by ``undo``)."""
-    first = next(i for i, line in enumerate(lines) if line.startswith("layout")) + 1
-    costs: dict[int, float] = {}
-    log = LiveLog("long.log")
-    fed = 0
-    for turn in sorted(turns):
-        at = first + turn - 1
-        for line in lines[fed:at]:
-            assert log.feed(line).accepted
-        fed = at
-        times = []
-        for _ in range(repeat):
-            start = time.perf_counter()
-            judged = log.feed(lines[at])
-            times.append(time.perf_counter() - start)
-            assert judged.accepted, judged
-            log.undo()
-        costs[turn] = statistics.median(times)
-    return costs
 
 
 def whole_hand(lines: list[str]) -> tuple[float, float]:
@@ -120,7 +63,7 @@ def whole_hand(lines: list[str]) -> tuple[float, float]:
 def print_feed_costs(target_ms: float) -> bool:
     """Print what a line fed costs early and late in a long hand; whether each is within ``target_ms``."""
     lines = long_hand()
-    turns = sum(1 for line in lines if line.startswith(NAMES[:2]))
+    turns = turns_of(lines)
     print(f"LiveLog.feed, one line of a {turns}-turn commercial hand ({len(lines)} lines); "
           f"target: {target_ms:g} ms a line")
     ok = True
