@@ -18,7 +18,8 @@ import pytest
 from kcref.model import events
 from kcref.model.cards import Pile, parse_card
 from kcref.model.events import Deal, Draw, HandStart, Layout, PlayCard, Span, Tag, Turn
-from kcref.referee.grouping import HandRecord
+from kcref.notation.reader import read_text
+from kcref.referee.grouping import Cut, HandRecord, iter_hands
 from kcref.referee.pipeline import check_text
 from kcref.referee.verdict import HandVerdict
 from kcref.scoring.games import RunningTotals
@@ -77,6 +78,21 @@ def test_records_keep_the_dataclass_behaviour() -> None:
     values = {f.name: getattr(verdict, f.name) for f in dataclasses.fields(verdict)}
     assert dataclasses.replace(verdict, actions=7) == HandVerdict(**{**values, "actions": 7}) != verdict
     assert dataclasses.asdict(turn)["actions"] == ((KS, Pile.NE), (TH,))
+
+
+def test_verdicts_and_records_come_back_from_a_worker() -> None:
+    """What a worker process of ``check_paths`` sends back, pickled: compiled records pickle through
+    their constructors, as plain ones may."""
+    text = ('[Players "Ann, Bob"]\n[Rules "commercial"]\nhand 1 dealer Bob\nlayout N:9D E:JS S:3C W:5H\n'
+            "Bob: draw\nAnn: 8C->N; draw\nhand 2\nlayout N:9D E:JS S:3C W:5C\nAnn: 8H->N\n")
+    report = check_text(text, "t.log", keep_hands=True)
+    assert len(report.hands) == 2 and report.errors and report.diagnostics
+    assert pickle.loads(pickle.dumps(report)) == report
+    records = [r for r in iter_hands(read_text(text, "t.log"), "t.log") if isinstance(r, HandRecord)]
+    assert len(records) == 2 and records[0].tags and records[1].events
+    for record in [*records, records[1].with_cut(Cut(9, 5, "KC104"))]:
+        back = pickle.loads(pickle.dumps(record))
+        assert back == record and type(back) is HandRecord and back.cut == record.cut
 
 
 def _bypasses(source: str) -> list[str]:
