@@ -18,7 +18,8 @@ from setuptools import setup
 from setuptools.command.build_py import build_py
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-PAGES: dict[str, str] = runpy.run_path(os.path.join(HERE, "kcref", "render", "page_files.py"))["PAGES"]
+PAGE_FILES = runpy.run_path(os.path.join(HERE, "kcref", "render", "page_files.py"))
+PAGES: dict[str, str] = PAGE_FILES["PAGES"]
 COMPILED = [
     "kcref/model/options.py", "kcref/model/events.py", "kcref/model/diagnostics.py",
     "kcref/engine/table.py", "kcref/engine/moves.py", "kcref/engine/turns.py", "kcref/engine/policy.py",
@@ -46,18 +47,18 @@ def compiled_modules() -> list[object]:
 
 
 class BuildWithPages(build_py):
-    """``build_py``, then each page copied to ``kcref/render/pages/`` of the build (an editable
-    install reads the source tree, as a checkout does)."""
+    """``build_py``, then each page copied to ``kcref/render/pages/`` (``FOLDER``) of the build (an
+    editable install reads the source tree, as a checkout does)."""
 
     def run(self) -> None:
         super().run()
         if self.editable_mode:
             return
-        target = os.path.join(self.build_lib, "kcref", "render", "pages")
+        target = os.path.join(self.build_lib, "kcref", "render", PAGE_FILES["FOLDER"])
         self.mkpath(target)
         for name, source in PAGES.items():
             self.copy_file(os.path.join(HERE, *source.split("/")), os.path.join(target, name))
 
 
 setup(cmdclass={"build_py": BuildWithPages}, ext_modules=compiled_modules(),
-      setup_requires=["mypy==2.4.1"] if MYPYC else [])
+      setup_requires=["mypy==2.4.1", "pyparsing>=3.1"] if MYPYC else [])

@@ -1,7 +1,7 @@
-"""The speed figures of issue 11, each beside its target and the previous release. By hand:
+"""The speed figures, each beside its target and the previous release. By hand:
 
     python bench/run.py [--runs 5] [--baseline REF | --no-baseline] [--big-mb 25 | --skip-big]
-                        [--clock cpu|wall] [--instructions]
+                        [--clock cpu|wall] [--instructions] [--compiled-python PATH | --no-compiled]
 
 Every figure is measured through the CLI, as processes (``python -m kcref``), on logs written
 into a temporary folder by ``kcref play``:
@@ -37,6 +37,10 @@ uses wall time. The ratio column is current / previous.
 With --instructions (it needs valgrind), the CPU instructions of `check --quiet` on the 1,500-hand
 log and on the 2-hand log, and of `python -c pass`, counted by cachegrind in one run each: they do
 not depend on the machine's load or speed, so they compare trees, and machines, where times cannot.
+
+Then the compiled build (mypyc) beside the pure one, as bench/builds.py prints them (it builds the
+compiled build first, unless --compiled-python names one; --no-compiled leaves them out): check,
+the bot loop, start-up, the report and ``LiveLog.feed``, each a paired ratio with its target.
 """
 
 from __future__ import annotations
@@ -49,16 +53,19 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 sys.path.insert(0, str(HERE))
 
+import builds  # noqa: E402
 from runner import (  # noqa: E402
     CURRENT,
+    Figure,
     Sample,
+    Target,
     Tree,
     export_tree,
     instructions,
@@ -67,6 +74,7 @@ from runner import (  # noqa: E402
     run,
     run_kcref,
     summary_counts,
+    table,
 )
 
 from kcref.engine.bots import play_log  # noqa: E402
@@ -77,48 +85,6 @@ HANDS = 1500
 FILES, FILE_HANDS = 200, 50
 BIG_COMMANDS = (("check", ["check", "--no-source"]), ("score", ["score"]), ("fmt --check", ["fmt", "--check"]),
                 ("show", ["show"]))
-
-
-COMPARE: dict[str, Callable[[float, float], bool]] = {
-    ">=": lambda value, bound: value >= bound,
-    "<=": lambda value, bound: value <= bound,
-    "<": lambda value, bound: value < bound,
-}
-
-
-@dataclass(frozen=True)
-class Target:
-    """A bound on a figure, and how a value must compare with it (a key of :data:`COMPARE`)."""
-
-    bound: float
-    op: str
-    words: str = ""
-    """What to print for the target, when not the bound."""
-
-    def met(self, value: float) -> bool:
-        return COMPARE[self.op](value, self.bound)
-
-    def text(self, fmt: str) -> str:
-        return self.words or f"{self.op} {self.bound:{fmt}}"
-
-
-@dataclass(frozen=True)
-class Figure:
-    name: str
-    current: float
-    previous: float | None
-    target: Target | None
-    fmt: str
-    note: str = ""
-    shown: str = ""
-    """What to print for the value, when not the number."""
-
-    def row(self) -> list[str]:
-        prev = "" if self.previous is None else f"{self.previous:{self.fmt}}"
-        ratio = "" if not self.previous else f"{self.current / self.previous:.2f}"
-        ok = "" if self.target is None else "met" if self.target.met(self.current) else "MISSED"
-        target = "" if self.target is None else self.target.text(self.fmt)
-        return [self.name, self.shown or f"{self.current:{self.fmt}}", target, prev, ratio, ok, self.note]
 
 
 class Bench:
@@ -293,18 +259,6 @@ def instruction_figures(bench: Bench, log: Path, small: Path) -> list[Figure]:
     return figures
 
 
-def table(figures: list[Figure], clock: str, runs: int, previous: str | None) -> str:
-    head = ["figure", "measured", "target", f"previous ({previous})" if previous else "previous", "now/prev", "",
-            "notes"]
-    rows = [head, *(f.row() for f in figures)]
-    widths = [max(len(r[i]) for r in rows) for i in range(len(head))]
-    lines = ["  ".join(c.rjust(w) if 0 < i < 5 else c.ljust(w) for i, (c, w) in enumerate(zip(r, widths))).rstrip()
-             for r in rows]
-    lines.insert(1, "-" * len(lines[0]))
-    return (f"Times: {clock} time ({'user + system of the process and its workers' if clock == 'cpu' else 'wall'}),"
-            f" median of {runs} runs; the big log: one run.\n" + "\n".join(lines))
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5, help="runs of each timed command [5]")
@@ -315,10 +269,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--clock", choices=("cpu", "wall"), default="cpu", help="what a time is [cpu]")
     parser.add_argument("--instructions", action="store_true",
                         help="also count the instructions of check --quiet with valgrind")
+    parser.add_argument("--compiled-python", metavar="PATH",
+                        help="the Python of an environment where the compiled build is installed [build one]")
+    parser.add_argument("--no-compiled", action="store_true",
+                        help="leave out the figures of the compiled build beside the pure one (bench/builds.py)")
     args = parser.parse_args(argv)
     started = time.perf_counter()
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
+        (work / "builds").mkdir()
         trees = [CURRENT]
         ref = None if args.no_baseline else args.baseline or newest_tag()
         if ref is None and not args.no_baseline:
@@ -333,6 +292,9 @@ def main(argv: list[str] | None = None) -> int:
             figures += instruction_figures(bench, log, small)
         if not args.skip_big:
             figures += memory_figures(bench, log, args.big_mb)
+        if not args.no_compiled:
+            compiled = builds.compiled_tree(args.compiled_python or builds.build_compiled(work), work)
+            figures += builds.build_figures(builds.PURE, compiled, work / "builds", args.runs)
     print(table(figures, args.clock, args.runs, ref))
     print(f"({time.perf_counter() - started:.0f} s)")
     return 0 if all(f.target is None or f.target.met(f.current) for f in figures) else 1

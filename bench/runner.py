@@ -14,6 +14,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
@@ -27,17 +28,22 @@ SUMMARY = re.compile(rb"(\d+) files?, (\d+) hands?, (\d+) errors?, (\d+) warning
 
 @dataclass(frozen=True)
 class Tree:
-    """A kcref source tree to run: its label in tables, and the folder holding ``kcref/``."""
+    """A kcref to run: its label in tables, and the folder holding ``kcref/`` (a source tree, put
+    first on ``PYTHONPATH``), or None for the kcref installed for ``python`` (a compiled build in a
+    virtual environment of its own, run from a folder where no source tree can be imported)."""
 
     label: str
-    root: Path
+    root: Path | None
+    python: str = sys.executable
 
     def env(self) -> dict[str, str]:
         # Bytecode is cached (in a folder of its own per tree), as an installed package has its
         # .pyc files: with PYTHONDONTWRITEBYTECODE set, every run would compile kcref again and
         # start-up would measure the compiler.
-        env = {**os.environ, "PYTHONPATH": str(self.root),
-               "PYTHONPYCACHEPREFIX": str(Path(tempfile.gettempdir()) / f"kcref-bench-pyc-{self.label}")}
+        env = {**os.environ, "PYTHONPYCACHEPREFIX": str(Path(tempfile.gettempdir()) / f"kcref-bench-pyc-{self.label}")}
+        env.pop("PYTHONPATH", None)
+        if self.root is not None:
+            env["PYTHONPATH"] = str(self.root)
         for name in ("GITHUB_ACTIONS", "NO_COLOR", "PYTHONSTARTUP", "PYTHONDONTWRITEBYTECODE"):
             env.pop(name, None)
         # Every run checks afresh: with the verdict cache each run after the first would only replay
@@ -77,7 +83,7 @@ def run(argv: list[str], *, env: dict[str, str] | None = None, cwd: Path | None 
 
 def run_kcref(tree: Tree, args: list[str], cwd: Path, **kwargs: object) -> Sample:
     """``python -m kcref ARGS`` from ``tree``."""
-    return run([sys.executable, "-m", "kcref", *args], env=tree.env(), cwd=cwd, **kwargs)  # type: ignore[arg-type]
+    return run([tree.python, "-m", "kcref", *args], env=tree.env(), cwd=cwd, **kwargs)  # type: ignore[arg-type]
 
 
 def export_tree(ref: str, folder: Path) -> Tree:
@@ -129,3 +135,60 @@ def summary_counts(output: bytes) -> list[int] | None:
     warnings, penalties, notes."""
     found = SUMMARY.findall(output)
     return [int(n) for n in found[-1]] if found else None
+
+
+# --- figures and their table ------------------------------------------------------------------
+
+
+COMPARE: dict[str, Callable[[float, float], bool]] = {
+    ">=": lambda value, bound: value >= bound,
+    "<=": lambda value, bound: value <= bound,
+    "<": lambda value, bound: value < bound,
+}
+
+
+@dataclass(frozen=True)
+class Target:
+    """A bound on a figure, and how a value must compare with it (a key of :data:`COMPARE`)."""
+
+    bound: float
+    op: str
+    words: str = ""
+    """What to print for the target, when not the bound."""
+
+    def met(self, value: float) -> bool:
+        return COMPARE[self.op](value, self.bound)
+
+    def text(self, fmt: str) -> str:
+        return self.words or f"{self.op} {self.bound:{fmt}}"
+
+
+@dataclass(frozen=True)
+class Figure:
+    name: str
+    current: float
+    previous: float | None
+    target: Target | None
+    fmt: str
+    note: str = ""
+    shown: str = ""
+    """What to print for the value, when not the number."""
+
+    def row(self) -> list[str]:
+        prev = "" if self.previous is None else f"{self.previous:{self.fmt}}"
+        ratio = "" if not self.previous else f"{self.current / self.previous:.2f}"
+        ok = "" if self.target is None else "met" if self.target.met(self.current) else "MISSED"
+        target = "" if self.target is None else self.target.text(self.fmt)
+        return [self.name, self.shown or f"{self.current:{self.fmt}}", target, prev, ratio, ok, self.note]
+
+
+def table(figures: list[Figure], clock: str, runs: int, previous: str | None) -> str:
+    head = ["figure", "measured", "target", f"previous ({previous})" if previous else "previous", "now/prev", "",
+            "notes"]
+    rows = [head, *(f.row() for f in figures)]
+    widths = [max(len(r[i]) for r in rows) for i in range(len(head))]
+    lines = ["  ".join(c.rjust(w) if 0 < i < 5 else c.ljust(w) for i, (c, w) in enumerate(zip(r, widths))).rstrip()
+             for r in rows]
+    lines.insert(1, "-" * len(lines[0]))
+    return (f"Times: {clock} time ({'user + system of the process and its workers' if clock == 'cpu' else 'wall'}),"
+            f" median of {runs} runs; the big log: one run.\n" + "\n".join(lines))

@@ -15,9 +15,9 @@ from pathlib import Path
 import pytest
 
 import kcref
-from tests.util import ROOT
+from tests.util import PACKAGE, ROOT
 
-INIT = ROOT / "kcref" / "__init__.py"
+INIT = PACKAGE / "__init__.py"
 
 BOT_AUTHOR_NAMES = {
     # reading and checking
@@ -125,7 +125,7 @@ def test_first_use_imports_the_name() -> None:
 
 
 def test_py_typed_ships_with_the_package(tmp_path: Path) -> None:
-    assert (ROOT / "kcref" / "py.typed").is_file()
+    assert (PACKAGE / "py.typed").is_file()
     config = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
     assert '[tool.setuptools.package-data]\nkcref = ["py.typed"]' in config
     pytest.importorskip("setuptools")
@@ -133,7 +133,7 @@ def test_py_typed_ships_with_the_package(tmp_path: Path) -> None:
     source.mkdir()
     for name in ("pyproject.toml", "README.md"):
         shutil.copy(ROOT / name, source / name)
-    shutil.copytree(ROOT / "kcref", source / "kcref", ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(PACKAGE, source / "kcref", ignore=shutil.ignore_patterns("__pycache__"))
     result = subprocess.run([sys.executable, "-c", "import setuptools; setuptools.setup()", "-q", "build_py",
                              "--build-lib", str(tmp_path / "lib")], cwd=source, capture_output=True, text=True,
                             timeout=120)
@@ -190,6 +190,6 @@ def test_architecture_doc_names_every_module() -> None:
     """A module added to a layer is named on the architecture page, so the page stays a map."""
     from tests.test_layers import LAYERS
 
-    missing = [f"{layer}/{path.stem}" for layer in LAYERS for path in sorted((ROOT / "kcref" / layer).glob("*.py"))
+    missing = [f"{layer}/{path.stem}" for layer in LAYERS for path in sorted((PACKAGE / layer).glob("*.py"))
                if path.stem not in ("__init__", "__main__") and f"`{path.stem}`" not in ARCHITECTURE]
     assert not missing, missing

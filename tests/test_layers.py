@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-PACKAGE = Path(__file__).resolve().parent.parent / "kcref"
+from tests.util import PACKAGE
 
 LAYERS = ("model", "files", "notation", "engine", "referee", "scoring", "render", "apps", "cli")
 """Lowest first. A module may import its own layer and the layers before it."""

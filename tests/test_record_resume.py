@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 import kcref
 from kcref.notation.reader import BOM, split_lines
-from kcref.referee import live, replay
+from kcref.referee import live
 from kcref.referee.live import Judgement, LiveLog, LogHasErrors
 from kcref.referee.pipeline import check_items
 from kcref.referee.verdict import HandVerdict
@@ -40,6 +40,28 @@ def _count(monkeypatch: pytest.MonkeyPatch, module: object, name: str) -> list[A
     return calls
 
 
+def _judged_by_pipeline(monkeypatch: pytest.MonkeyPatch) -> tuple[list[str], list[int]]:
+    """Each call of the pipeline (``check_items``) from now on, by the path it checks, and the
+    index of each hand whose verdict it hands on: each hand it judged. (Counted from live, which
+    calls it: in the compiled build the referee's own modules call each other directly.)"""
+    calls: list[str] = []
+    judged: list[int] = []
+    real = live.check_items
+
+    def spy(items: Any, path: str, **kwargs: Any) -> Any:
+        calls.append(path)
+        on_hand = kwargs["on_hand"]
+
+        def seen(verdict: HandVerdict, line: int) -> None:
+            judged.append(verdict.index)
+            on_hand(verdict, line)
+
+        return real(items, path, **{**kwargs, "on_hand": seen})
+
+    monkeypatch.setattr(live, "check_items", spy)
+    return calls, judged
+
+
 def _last_hand_line(text: str) -> int:
     """The index of the last ``hand`` line among the text's lines."""
     return max(i for i, line in enumerate(text.splitlines()) if line.startswith("hand"))
@@ -52,16 +74,18 @@ def test_resume_reads_the_text_once_and_judges_each_complete_hand_once_through_t
     text = _play(3, "commercial", 5, 12)
     lines = text.splitlines()
     last = _last_hand_line(text)
-    pipelines = _count(monkeypatch, live, "check_items")
+    pipelines, by_pipeline = _judged_by_pipeline(monkeypatch)
     read = _count(monkeypatch, live, "text_stream")
-    by_pipeline = _count(monkeypatch, replay, "referee_hand")  # what check's referee_hands calls
     by_line = _count(monkeypatch, live, "referee_hand")  # what judging a line fed calls
+    playing = _count(monkeypatch, live, "open_hand")  # the same, for the hand being played
     log = LiveLog.resume(text, "t.log")
     assert len(pipelines) == 1 and read == ["".join(line + "\n" for line in lines[:last])]
-    assert [r.index for r in by_pipeline] == list(range(1, 12))  # each hand before the last, once
+    assert by_pipeline == list(range(1, 12))  # each hand before the last, once
     # Then the last hand's lines fed one by one: the hand before it judged again for the state
-    # it leaves, and once more closed by the last hand's hand line; the last hand with each line.
-    assert len(by_line) == 2 + len(lines) - last
+    # it leaves, and once more closed by the last hand's hand line; the last hand with each line
+    # up to its first turn, from which each line is judged alone, against the hand so far.
+    first_turn = next(i for i in range(last, len(lines)) if re.match(r"(Ann|Bob|Cy): ", lines[i]))
+    assert len(by_line) + len(playing) == 2 + first_turn - last
     assert [v.index for v in log.finished] == list(range(1, 12))
     report = kcref.check_text(text, "t.log")
     assert [*log.finished, log.verdict] == report.hands

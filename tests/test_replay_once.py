@@ -1,5 +1,6 @@
-"""Replaying a hand once, a table after each line (``tables_after``), gives at every line what
-``table_at`` gives replaying from the start: the report's steps are ``kcref show --line N``."""
+"""Replaying a hand once, looking at the table after each line on the way (a ``Watch`` of
+``referee_hand``), gives at every line what ``table_at`` gives replaying from the start, and the
+verdict ``referee_hand`` gives without looking: the report's steps are ``kcref show --line N``."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import pytest
 from kcref.engine.carry import ChipCarry
 from kcref.notation.reader import read_file
 from kcref.referee.grouping import HandRecord
-from kcref.referee.replay import Position, referee_hand, table_at, tables_after
+from kcref.referee.replay import Position, Watch, referee_hand, table_at
 from kcref.referee.setup_checks import checked_hands
 from kcref.render.table_svg import TableState, state_of
 from tests.util import ROOT
@@ -28,6 +29,19 @@ def _seen(position: Position, line: int | None) -> tuple[TableState | None, obje
     return table, position.error, position.cut
 
 
+def _watched(record: HandRecord, lines: list[int | None], stacks: dict[str, int] | None = None,
+             pot: int = 0) -> tuple[list[tuple[TableState | None, object, object]], object]:
+    """What a watch sees after each of ``lines`` as the referee judges ``record``, and the verdict."""
+    seen: list[tuple[TableState | None, object, object]] = []
+
+    def see(line: int | None, position: Position) -> bool:
+        seen.append(_seen(position, line))
+        return True
+
+    verdict = referee_hand(record, stacks, pot, Watch(lines, see))
+    return seen, verdict
+
+
 def test_there_are_logs_to_compare() -> None:
     assert len(LOGS) > 50
 
@@ -43,10 +57,12 @@ def test_every_line_of_every_hand_as_table_at_gives_it(path: Path) -> None:
         end = records[i + 1].start.span.line if i + 1 < len(records) else max(
             (e.span.line for e in record.events), default=start) + 2
         lines: list[int | None] = [*range(start - 1, end + 1), None]
-        once = [_seen(p, line) for p, line in zip(tables_after(record, lines, stacks, carry.pot), lines)]
+        once, watched = _watched(record, lines, stacks, carry.pot) if record.players else ([], None)
         again = [_seen(table_at(record, line, stacks, carry.pot), line) for line in lines]
-        assert once == again, (record.index, [line for line, a, b in zip(lines, once, again) if a != b][:3])
         verdict = referee_hand(record, stacks, carry.pot)
+        if record.players:
+            assert once == again, (record.index, [line for line, a, b in zip(lines, once, again) if a != b][:3])
+            assert watched == verdict
         if verdict.valid:
             carry.after(record.options, verdict.players, verdict.stacks_end, verdict.pot_left)
 
@@ -56,6 +72,12 @@ def test_a_table_once_settled_is_not_settled_again() -> None:
     record = _records(ROOT / "samples" / "commercial-night.log")[0]
     out_line = max(e.span.line for e in record.playable)
     lines = [out_line, out_line, out_line + 1]
-    stacks = [p.table.stacks[:] if p.table is not None and p.table.stacks is not None else None
-              for p in tables_after(record, lines)]
+    stacks: list[list[int] | None] = []
+
+    def see(line: int | None, position: Position) -> bool:
+        table = position.table
+        stacks.append(table.stacks[:] if table is not None and table.stacks is not None else None)
+        return True
+
+    referee_hand(record, None, 0, Watch(lines, see))
     assert stacks[0] == stacks[1] == stacks[2] is not None

@@ -28,8 +28,7 @@ from kcref.model.systems import (
     system,
     unregister,
 )
-
-PACKAGE = Path(__file__).resolve().parent.parent / "kcref"
+from tests.util import PACKAGE
 
 
 def _quarter(card: Card) -> int:

@@ -18,7 +18,7 @@ import pytest
 
 from kcref.model.version import VERSION
 from kcref.render.page_files import PAGES
-from tests.util import ROOT
+from tests.util import ROOT, needs_source
 
 FOLDERS = ("tests", "samples", "grammar", "docs", "editors")
 """What the tests read, beside the package."""
@@ -49,6 +49,7 @@ def sdist(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return build("sdist", ROOT, tmp_path_factory.mktemp("dist"))
 
 
+@needs_source
 def test_the_sdist_holds_what_the_tests_need(sdist: Path) -> None:
     prefix = f"kcref-{VERSION}/"
     assert sdist.name == f"kcref-{VERSION}.tar.gz"
@@ -81,12 +82,14 @@ def assert_ships_the_pages(wheel: Path) -> None:
     assert {f"kcref/apps/serve/static/{name}" for name in ("index.html", "serve.js", "serve.css")} <= names
 
 
+@needs_source
 def test_a_wheel_from_the_sdist_ships_the_pages(sdist: Path, tmp_path: Path) -> None:
     with tarfile.open(sdist) as tar:
         tar.extractall(tmp_path, filter="data")
     assert_ships_the_pages(build("wheel", tmp_path / f"kcref-{VERSION}", tmp_path / "wheel"))
 
 
+@needs_source
 def test_a_wheel_from_the_checkout_ships_the_pages(tmp_path: Path) -> None:
     pytest.importorskip("build", reason="pip install '.[test]' installs build")
     source = tmp_path / "source"
@@ -100,6 +103,7 @@ def test_a_wheel_from_the_checkout_ships_the_pages(tmp_path: Path) -> None:
     assert_ships_the_pages(build("wheel", source, tmp_path / "wheel"))
 
 
+@needs_source
 def test_the_package_holds_no_symbolic_link() -> None:
     """A clone without symbolic links (core.symlinks false, as on Windows) gets the same package."""
     links = [str(Path(top, name).relative_to(ROOT)) for top, dirs, files in os.walk(ROOT / "kcref")

@@ -34,7 +34,7 @@ DRIVER = shutil.which("chromedriver")
 if CHROMIUM is None or DRIVER is None:
     pytest.skip(HOW, allow_module_level=True)
 
-from selenium.common.exceptions import NoAlertPresentException  # noqa: E402
+from selenium.common.exceptions import NoAlertPresentException, StaleElementReferenceException  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.support.wait import WebDriverWait  # noqa: E402
 
@@ -87,11 +87,19 @@ def _wait(driver: Any) -> Any:
 
 def _tap(driver: Any, css: str) -> None:
     """A tap, as a person makes it: on the element where it is on the screen (scrolled to the
-    middle first, clear of the sticky header)."""
-    element = driver.execute_script("const e = document.querySelector(arguments[0]);"
-                                    "if (e) e.scrollIntoView({block: 'center'}); return e;", css)
-    assert element is not None, css
-    element.click()
+    middle first, clear of the sticky header). The page may draw itself again between the
+    element being found and tapped (after a submit the state comes twice: with the answer, and
+    broadcast): then the tap goes to the element drawn in its place."""
+    for _ in range(5):
+        element = driver.execute_script("const e = document.querySelector(arguments[0]);"
+                                        "if (e) e.scrollIntoView({block: 'center'}); return e;", css)
+        assert element is not None, css
+        try:
+            element.click()
+            return
+        except StaleElementReferenceException:
+            continue
+    raise AssertionError(f"{css} was drawn again at every tap")
 
 
 def _line(driver: Any) -> str:

@@ -1,4 +1,5 @@
-"""Shared test helpers: the repo root, and golden files that can be regenerated on purpose."""
+"""Shared test helpers: the repo root, the package under test, and golden files that can be
+regenerated on purpose."""
 
 from __future__ import annotations
 
@@ -8,8 +9,27 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 
+import pytest
+
+import kcref
+from kcref.model.version import build
+
 ROOT = Path(__file__).resolve().parent.parent
+"""The checkout: the samples, the docs, the golden files, the packaging files."""
+PACKAGE = Path(kcref.__file__).resolve().parent
+"""The kcref under test: the checkout's ``kcref/`` folder, or an installed build's (see
+.ci/test-installed), whose modules' ``.py`` files are there too (beside their extension modules,
+in the compiled build)."""
+COMPILED_BUILD = build() == "compiled with mypyc"
+"""The kcref under test is the compiled build (docs/compiled.md)."""
+needs_source = pytest.mark.skipif(
+    not (ROOT / "kcref").is_dir(),
+    reason="needs the checkout's kcref/ source, which the run on an installed build leaves out (the pure run has it)")
 UPDATE = os.environ.get("KCREF_UPDATE_GOLDEN") == "1"
+"""Rewrite the golden files (and the docs' sessions) from what the pure build prints: the compiled
+build is held to them, so it does not write them."""
+if UPDATE and COMPILED_BUILD:
+    raise pytest.UsageError("KCREF_UPDATE_GOLDEN=1 on the compiled build: golden files are written by the pure build")
 
 
 def assert_golden(path: Path, actual: str) -> None:
@@ -22,7 +42,7 @@ def assert_golden(path: Path, actual: str) -> None:
 
 
 def shell_env(folder: Path) -> dict[str, str]:
-    """An environment whose ``kcref`` on PATH runs this checkout (for tests that run shell lines)."""
+    """An environment whose ``kcref`` on PATH runs the kcref under test (for tests that run shell lines)."""
     bin_dir = folder / "bin"
     bin_dir.mkdir(exist_ok=True)
     shim = bin_dir / "kcref"

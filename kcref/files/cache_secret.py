@@ -12,6 +12,8 @@ import os
 import stat
 from collections.abc import Mapping
 
+from .user_cache import NoUserCache, user_cache_folder
+
 SECRET_BYTES = 32
 """The secret's length."""
 
@@ -27,17 +29,13 @@ class NoSecret(Exception):
 
 
 def secret_folder(environ: Mapping[str, str]) -> str:
-    """Where the secret is kept: ``$XDG_CACHE_HOME/kcref``, else ``~/.cache/kcref``; on Windows
-    ``%LOCALAPPDATA%\\kcref``. Raises :class:`NoSecret` when there is no home folder."""
-    if os.name == "nt":
-        base = environ.get("LOCALAPPDATA", "")
-    else:
-        base = environ.get("XDG_CACHE_HOME", "")
-        if not os.path.isabs(base):  # a relative XDG_CACHE_HOME is invalid and ignored (the XDG spec)
-            base = os.path.join(os.path.expanduser("~"), ".cache")
-    if not os.path.isabs(base):
-        raise NoSecret("has no folder to be kept in (no home folder)")
-    return os.path.join(base, "kcref")
+    """Where the secret is kept: kcref's folder in the user's cache
+    (:func:`~kcref.files.user_cache.user_cache_folder`). Raises :class:`NoSecret` when there is no
+    home folder."""
+    try:
+        return user_cache_folder(environ)
+    except NoUserCache:
+        raise NoSecret("has no folder to be kept in (no home folder)") from None
 
 
 def user_secret(environ: Mapping[str, str]) -> bytes:

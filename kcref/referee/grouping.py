@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import datetime
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 from typing import Any, NamedTuple
 
 from ..model.clip import clip
@@ -99,6 +99,11 @@ class HandRecord:
     def seat(self, ref: str) -> int | None:
         """The 0-based seat of a player written as a seat tag (``P2``) or a listed name."""
         return resolve_player(ref, self.players)
+
+    def __reduce__(self) -> tuple[type[HandRecord], tuple[object, ...]]:
+        """Pickled as a call of its constructor: a compiled frozen record cannot be rebuilt a
+        field at a time, the way pickle rebuilds a plain one."""
+        return type(self), tuple(getattr(self, f.name) for f in fields(self))
 
 
 def resolve_player(ref: str, players: tuple[str, ...]) -> int | None:

@@ -6,18 +6,23 @@ judges ONE new line against that state and accepts it or refuses it; :meth:`Live
 takes back the last accepted line. A bot harness or a web front-end can drive it as the
 recorder does.
 
-How a line is judged, without replaying the whole log: only the hand being played is judged
-again, with the new line after it, through the very stages of ``kcref check`` (the reader,
-the grouping and the set-up checks of :func:`~kcref.referee.setup_checks.checked_hands`,
-:func:`~kcref.referee.replay.referee_hand`
-with the chips carried in, :func:`~kcref.referee.assertions.check_assertions`). What comes
-before that hand is given to the grouping as a short head: the tags in force and the previous
-hand's ``hand`` line with its dealer written out (so that the dealer passes left and the hand
-numbers follow on exactly as in a whole file). A line is refused when the hand, judged with it,
-has an error; as every accepted state has none, that error is the new line's doing. So the
-verdicts are exactly ``kcref check``'s, and the cost of a line is bounded by the length of
-one hand, never of the log. A finished hand's verdict is computed once, when the next ``hand``
-line closes it, and kept.
+How a line is judged, without replaying the whole log: a line of a hand's set-up (its
+``hand`` line, deals, layout, tags, assertions) has the hand being played judged again, with
+the new line after it, through the very stages of ``kcref check`` (the reader, the grouping and
+the set-up checks of :func:`~kcref.referee.setup_checks.checked_hands`, the replay of
+:func:`~kcref.referee.replay.referee_hand` with the chips carried in,
+:func:`~kcref.referee.assertions.check_assertions`). What comes before that hand is given to
+the grouping as a short head: the tags in force and the previous hand's ``hand`` line with its
+dealer written out (so that the dealer passes left and the hand numbers follow on exactly as in
+a whole file). A play line (a turn, ``blocked``, a ``reveal``) is judged alone
+(:func:`_judge_play`): each state keeps the replay of the hand as far as it goes
+(:class:`~kcref.referee.replay.OpenHand`), and the line is judged on a copy of it, kept if the
+line is accepted; the grouping and the set-up checks have nothing to say of such a line, or the
+hand is judged again. A line is refused when the hand, judged with it, has an error; as every
+accepted state has none, that error is the new line's doing. So the verdicts are exactly
+``kcref check``'s, a play line costs the same early or late in a hand, and no line costs more
+than judging one hand, never the log. A finished hand's verdict is computed once, when the
+next ``hand`` line closes it, and kept.
 
 While a hand is being played it is not yet finished: the warning that it stops before anyone
 goes out (KC501), the note on unknown cards (KC502) and, before its layout, the missing layout
@@ -48,10 +53,12 @@ from __future__ import annotations
 
 import enum
 from array import array
+from bisect import bisect_left, bisect_right
 from collections import deque
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import cached_property
+from operator import attrgetter
 from typing import NamedTuple
 
 from ..engine.carry import ChipCarry
@@ -67,6 +74,7 @@ from ..model.events import (
     Blocked,
     Comment,
     Deal,
+    Draw,
     Event,
     HandStart,
     Layout,
@@ -80,9 +88,9 @@ from ..notation.reader import BOM, RUN_LENGTH, Run, fast_line, read_lines, read_
 from ..notation.textlines import SNIFF, read_line, text_stream
 from ..notation.writer import event_text
 from .assertions import check_assertions
-from .grouping import MAX_TAG_NAMES, HandRecord, iter_hands, split_players
+from .grouping import MAX_HAND_ITEMS, MAX_TAG_NAMES, HandRecord, iter_hands, split_players
 from .pipeline import FileReport, check_items
-from .replay import referee_hand, table_at
+from .replay import OpenHand, open_hand, referee_hand
 from .setup_checks import check_hand
 from .verdict import HandVerdict
 
@@ -98,6 +106,11 @@ _BODY = frozenset({Deal, Layout, Turn, Reveal, Blocked, Assertion})
 """The events of a hand's body, which the reader hands on in runs (:class:`~kcref.notation.reader.Run`)."""
 _ENDS_HAND = (Turn, Blocked, Reveal)
 """Lines after which a finished hand's settlement is worth showing (again)."""
+_PLAY_LINES = (Turn, Blocked, Reveal)
+"""The lines a replay judges one by one: those judged alone, against the hand so far (see :func:`_judge_play`)."""
+_LINE = attrgetter("line")
+_LINE_AND_COLUMN = attrgetter("line", "column")
+"""The order of a hand's diagnostics, as ``kcref check`` sorts them (a stable sort)."""
 
 
 class Expect(enum.Enum):
@@ -161,6 +174,22 @@ def _latest(tags: Iterable[Tag]) -> tuple[Tag, ...]:
     return tuple(by_name.values())
 
 
+class _Playing(NamedTuple):
+    """The hand being played, replayed as far as it goes: what its table is read from, and
+    what a play line after it is judged against (see :func:`_judge_play`)."""
+
+    replay: OpenHand
+    static: tuple[Diagnostic, ...]
+    """What the grouping and the set-up checks say of the hand's lines, in the order found
+    (its verdict says the rest)."""
+    size: int
+    """The hand's lines and actions, as the grouping counts them (see :data:`MAX_HAND_ITEMS`)."""
+    alone: bool
+    """A play line after the hand so far can be judged alone: the hand is laid out, judged
+    with no cut and no rule error, and has no assertion line (an assertion is judged against
+    the verdict on the whole hand)."""
+
+
 @dataclass(frozen=True)
 class _State:
     """Everything an accepted line leaves: immutable, so that undo is going back to the last one."""
@@ -199,6 +228,9 @@ class _State:
     """The diagnostics of the hand being played, as they stand (never an error)."""
     held_back: tuple[Diagnostic, ...] = ()
     """Those that wait for the end of the hand being played."""
+    playing: _Playing | None = field(default=None, compare=False)
+    """The replay of the hand being played (``None`` while there is none, or it has no players):
+    what the fields above make of it, so no part of what a state is."""
 
     @property
     def head(self) -> tuple[Event, ...]:
@@ -214,10 +246,7 @@ class _State:
 
     @cached_property
     def table(self) -> Table | None:
-        record = self.record
-        if record is None or not record.players:
-            return None
-        return table_at(record, None, dict(self.stacks), self.pot).table
+        return None if self.playing is None else self.playing.replay.table()
 
 
 class _Judged(NamedTuple):
@@ -225,6 +254,8 @@ class _Judged(NamedTuple):
     visible: tuple[Diagnostic, ...]
     """In the order ``kcref check`` gives them (by line and column, else as found)."""
     held_back: tuple[Diagnostic, ...]
+    playing: _Playing | None
+    """The last hand judged, when it has players."""
 
 
 class LiveLog:
@@ -500,20 +531,35 @@ class LiveLog:
         """``d`` in the columns of the text as fed, with that text as its source."""
         return d._replace(column=max(1, d.column - shift), source=text)
 
+    def _sourced(self, found: list[Diagnostic], s: _State, line: int, shift: int,
+                 text: str) -> tuple[Diagnostic, ...]:
+        """``found``, those of the line fed (``line``) in the columns of ``text``, the others
+        with the text of their line in the hand being played (``s``) as their source."""
+        if all(d.line == line for d in found):
+            return tuple(self._shifted(d, shift, text) for d in found)
+        sources = dict(s.sources)
+        return tuple(self._shifted(d, shift, text) if d.line == line else _with_source(d, sources) for d in found)
+
     def _judge_event(self, event: Event, moved: _State, text: str, shift: int, canonical: str,
                      written: str) -> Judgement:
         s = self._state
         line = moved.lines
-        judged = _judge(self.path, s, event)
-        errors = [d for d in judged.visible if d.is_error]
-        sources = dict(s.sources)
+        judged = _judge_play(s, event) if isinstance(event, _PLAY_LINES) else None
+        if judged is None:
+            judged = _judge(self.path, s, event)
+            errors = [d for d in judged.visible if d.is_error]
+            new = [] if errors else _new(judged.visible, s.visible)
+        else:
+            # Only the line was judged: what is new is on it, or where the end of the hand is
+            # told (its hand line, the line on which a player went out); an error, on it alone.
+            errors = [d for d in _on_line(judged.visible, line) if d.is_error]
+            out = judged.playing.replay.out_line if judged.playing is not None else None
+            near = sorted({s.floor, line} if out is None else {s.floor, out, line})
+            new = [] if errors else [d for at in near for d in _new(_on_line(judged.visible, at),
+                                                                     _on_line(s.visible, at))]
         if errors:
-            shown = tuple(self._shifted(d, shift, text) if d.line == line else _with_source(d, sources)
-                          for d in errors)
-            return Judgement(False, line, canonical, shown)
-        seen = set(s.visible)
-        new = [d for d in judged.visible if d not in seen]
-        shown = tuple(self._shifted(d, shift, text) if d.line == line else _with_source(d, sources) for d in new)
+            return Judgement(False, line, canonical, self._sourced(errors, s, line, shift, text))
+        shown = self._sourced(new, s, line, shift, text)
         if isinstance(event, HandStart):
             return self._new_hand(event, moved, judged, text, canonical, written, shown)
         record, verdict = judged.judged[-1] if judged.judged else (None, None)
@@ -521,7 +567,8 @@ class LiveLog:
                         before=_latest((*s.before, event)) if isinstance(event, Tag) and not s.hand else s.before,
                         first_tags=_first_tags(s.first_tags, event),
                         sources=(*s.sources, (line, text)) if s.hand else s.sources,
-                        record=record, verdict=verdict, visible=judged.visible, held_back=judged.held_back)
+                        record=record, verdict=verdict, visible=judged.visible, held_back=judged.held_back,
+                        playing=judged.playing)
         ended = None
         if verdict is not None and verdict.finished and isinstance(event, _ENDS_HAND):
             ended = verdict
@@ -534,7 +581,8 @@ class LiveLog:
         record, verdict = judged.judged[-1]
         floor = line
         state = replace(moved, hand=(event,), sources=((line, text),), record=record, verdict=verdict,
-                        visible=tuple(d for d in judged.visible if d.line >= floor), held_back=judged.held_back)
+                        visible=tuple(d for d in judged.visible if d.line >= floor), held_back=judged.held_back,
+                        playing=judged.playing)
         closed = None
         if s.hand:
             old_record, closed = judged.judged[0]
@@ -590,8 +638,15 @@ def _release(s: _State, event: Event, out: str) -> tuple[str, str]:
     return out, ""
 
 
-def _where(d: Diagnostic) -> tuple[int, int]:
-    return d.line, d.column
+def _new(found: Sequence[Diagnostic], before: Sequence[Diagnostic]) -> list[Diagnostic]:
+    """Those of ``found`` that are not among ``before``, in order."""
+    seen = set(before)
+    return [d for d in found if d not in seen]
+
+
+def _on_line(found: Sequence[Diagnostic], line: int) -> Sequence[Diagnostic]:
+    """Those of ``found`` (in line order) on ``line``."""
+    return found[bisect_left(found, line, key=_LINE):bisect_right(found, line, key=_LINE)]
 
 
 def _with_source(d: Diagnostic, sources: dict[int, str]) -> Diagnostic:
@@ -880,7 +935,7 @@ class _Reading:
         judged = _judge(log.path, replace(state, hand=events[:-1]), events[-1])
         record, verdict = judged.judged[-1]
         log._state = replace(state, record=record, verdict=verdict, visible=judged.visible,
-                             held_back=judged.held_back)
+                             held_back=judged.held_back, playing=judged.playing)
         log._finished, log._finished_lines = self.finished, self.finished_lines
         log._segments = ["\n".join(self.lines[:entry.at]) + "\n" if entry.at else ""]
         log._texts, log._history = list(self.lines[entry.at:after.at]), []
@@ -896,8 +951,8 @@ def _judge(path: str, s: _State, event: Event) -> _Judged:
     """The hand being played judged with ``event`` after it (and the hand it starts, for a
     ``hand`` line), through the stages of ``kcref check``."""
     floor = s.floor
-    found: list[Diagnostic] = []
-    records: list[HandRecord] = []
+    grouped: list[Diagnostic] = []
+    records: list[tuple[HandRecord, list[Diagnostic]]] = []
     previous_number: int | None = None
     # As checked_hands does, but the hands of the head (judged already) give only their number.
     for item in iter_hands(_window(s, event), path):  # type: ignore[arg-type]  # runs, as the reader gives them
@@ -909,15 +964,24 @@ def _judge(path: str, s: _State, event: Event) -> _Judged:
             record, diagnostics = check_hand(item if item.index == index else replace(item, index=index),
                                              previous_number)
             previous_number = record.number
-            found.extend(d for d in diagnostics if d.code not in NOT_YET)
-            records.append(record)
+            records.append((record, [d for d in diagnostics if d.code not in NOT_YET]))
         elif isinstance(item, Diagnostic) and item.line >= floor and item.code not in NOT_YET:
-            found.append(item)
+            grouped.append(item)
+    # Sorted by line, each hand's diagnostics stand after those of the hand before, whichever
+    # stage found them: the grouping's first, then the set-up checks', then the verdict's.
+    found = grouped + [d for _, checked in records for d in checked]
     carry = ChipCarry(dict(s.stacks), s.pot, s.game_hands)
     judged: list[tuple[HandRecord, HandVerdict]] = []
-    for record in records:
+    playing: _Playing | None = None
+    for number, (record, checked) in enumerate(records, 1):
         carry.before(record.options)
-        verdict = referee_hand(record, carry.stacks, carry.pot)
+        if number == len(records):
+            replay = open_hand(record, carry.stacks, carry.pot)
+            verdict = replay.verdict()
+            if record.players:
+                playing = _playing(replay, grouped, checked)
+        else:
+            verdict = referee_hand(record, carry.stacks, carry.pot)
         asserted = check_assertions(record, verdict)
         if asserted:
             verdict = replace(verdict, diagnostics=verdict.diagnostics + tuple(asserted))
@@ -925,12 +989,62 @@ def _judge(path: str, s: _State, event: Event) -> _Judged:
         judged.append((record, verdict))
         if verdict.valid:
             carry.after(record.options, verdict.players, verdict.stacks_end, verdict.pot_left)
-    found.sort(key=_where)  # stable, as kcref check sorts a hand's diagnostics
+    found.sort(key=_LINE_AND_COLUMN)  # stable, as kcref check sorts a hand's diagnostics
     held_back: list[Diagnostic] = []
     if judged:
         held_back = [d for d in found if _held_back(d, judged[-1][0])]
         found = [d for d in found if not _held_back(d, judged[-1][0])]
-    return _Judged(judged, tuple(found), tuple(held_back))
+    return _Judged(judged, tuple(found), tuple(held_back), playing)
+
+
+def _playing(replay: OpenHand, grouped: list[Diagnostic], checked: list[Diagnostic]) -> _Playing:
+    """What the hand being played (``replay``'s record) leaves for the next line: the replay,
+    what the grouping (``grouped``, of the lines read) and the set-up checks (``checked``) say
+    of it, its size."""
+    record = replay.record
+    start = record.start.span.line
+    events = record.events
+    size = len(events) + sum(len(e.actions) for e in events if isinstance(e, Turn))
+    alone = (record.cut is None and replay.table() is not None and not replay.stopped
+             and not any(isinstance(e, Assertion) for e in events))
+    return _Playing(replay, (*(d for d in grouped if d.line >= start), *checked), size, alone)
+
+
+def _judge_play(s: _State, event: Turn | Blocked | Reveal) -> _Judged | None:
+    """The hand being played judged with the play line ``event`` after it, as :func:`_judge`
+    judges it, but from the replay of the hand so far: only ``event`` is judged. ``None`` when
+    the line cannot be judged alone (the whole hand is judged again): the hand cannot (see
+    :attr:`_Playing.alone`), or the set-up checks might have something to say of the line (it
+    names no player of the hand, draws a card seen already), or it takes the hand past
+    :data:`MAX_HAND_ITEMS` lines and actions (the grouping cuts it)."""
+    playing = s.playing
+    if playing is None or not playing.alone:
+        return None
+    replay = playing.replay
+    record = replay.record
+    size = playing.size + 1
+    if isinstance(event, Turn):
+        size += len(event.actions)
+        table = replay.table()
+        drawn = [a.card for a in event.actions if isinstance(a, Draw) and a.card is not None]
+        if table is None or len(set(drawn)) != len(drawn) or not table.seen.isdisjoint(drawn):
+            return None
+    if size >= MAX_HAND_ITEMS or (isinstance(event, (Turn, Reveal)) and record.seat(event.player) is None):
+        return None
+    marked = (*record.marked, event) if SUPPRESSION_MARK in event.comment else record.marked
+    record = replace(record, events=(*record.events, event), marked=marked)
+    replay = replay.then(record)
+    verdict = replay.verdict()
+    found = verdict.diagnostics
+    if playing.static:
+        found = tuple(sorted((*playing.static, *found), key=_LINE_AND_COLUMN))
+    # What waits for the end of the hand is on its hand line, where its diagnostics start.
+    floor = s.floor
+    end = bisect_right(found, floor, key=_LINE)
+    visible = (*(d for d in found[:end] if not _held_back(d, record)), *found[end:])
+    held_back = tuple(d for d in found[:end] if _held_back(d, record))
+    return _Judged([(record, verdict)], visible, held_back,
+                   playing._replace(replay=replay, size=size, alone=not replay.stopped))
 
 
 def _window(s: _State, event: Event) -> Iterator[Event | Run]:

@@ -31,7 +31,7 @@ from ..notation.textlines import text_stream
 from .assertions import check_assertions
 from .grouping import MAX_TAG_NAMES, NO_DEFAULTS, Defaults, HandRecord
 from .hand_score import hand_score
-from .replay import referee_hands
+from .replay import Judge, referee_hands
 from .setup_checks import checked_hands
 from .suppression import MARK, Suppressions
 from .verdict import HandVerdict
@@ -140,7 +140,8 @@ def settings_of(config: Config | None) -> tuple[Defaults, frozenset[str]]:
 def check_items(items: Iterable[object], path: str, *, keep_hands: bool = True, emit: Emit | None = None,
                 sources: SourceLines | None = None, on_hand: OnHand | None = None,
                 keep: Keep | None = None, config: Config | None = None, suppress: bool = True,
-                settlement: SettlementLine | None = None, on_settlement: OnSettlement | None = None) -> FileReport:
+                settlement: SettlementLine | None = None, on_settlement: OnSettlement | None = None,
+                judge: Judge | None = None) -> FileReport:
     """Check a stream of events and syntax diagnostics read from ``path``: set-up, then replay.
 
     Diagnostics go to ``emit`` as each hand is judged (else into ``report.diagnostics``), only
@@ -152,11 +153,13 @@ def check_items(items: Iterable[object], path: str, *, keep_hands: bool = True, 
     ``suppress``, the log's ``# kcref: ignore[...]`` comments silence nothing, as for
     :class:`~kcref.referee.live.LiveLog`, which refuses a line with any error. With ``settlement``,
     each hand's settlement line goes to ``on_settlement`` once the hand's diagnostics are out, and
-    into ``report.settlements`` when the diagnostics are kept there.
+    into ``report.settlements`` when the diagnostics are kept there. Each hand is judged by
+    ``judge`` (default: the referee's :func:`~kcref.referee.replay.referee_hand`; the report's
+    also looks at the table on the way).
     """
     defaults, ignored = settings_of(config)
     check = FileCheck(path, keep_hands, emit, sources, on_hand, keep, ignored, suppress, settlement, on_settlement)
-    for verdict in referee_hands(check.records(items, defaults)):
+    for verdict in referee_hands(check.records(items, defaults), judge):
         check.hand(verdict)
     check.note_suppressions()
     check.flush()

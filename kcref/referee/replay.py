@@ -8,7 +8,8 @@ judged (a syntax or set-up error) is replayed up to that line, and a note says s
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
+from bisect import bisect_right
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from itertools import islice
 from operator import itemgetter
 from typing import Final, NamedTuple
@@ -68,6 +69,8 @@ class _Replay:
         self.table: Table | None = None
         self.noted = 0
         self.stopped = False
+        self.error: Diagnostic | None = None
+        """The rule error that stopped the replay, once one has."""
         self.ended_by: str = ""
         """Why no turn may come now although the table may not know it (a blocked or reveal line)."""
         self.out_at: Span | None = None
@@ -79,6 +82,20 @@ class _Replay:
         """The index in ``events`` of the first play line (a turn, blocked or reveal line), once started."""
         self.next = 0
         """The index in ``events`` of the first event not yet judged (see :meth:`run`)."""
+        self.in_order = 0
+        """The diagnostics before this index are in line order already (see :func:`_sort_from`)."""
+
+    def copy(self) -> _Replay:
+        """An independent copy: judging more lines on it, or finishing it, leaves this one as it is."""
+        other = _Replay(self.record)
+        other.diagnostics = list(self.diagnostics)
+        other.penalties = list(self.penalties)
+        other.table = self.table.copy() if self.table is not None else None
+        other.noted, other.stopped, other.ended_by = self.noted, self.stopped, self.ended_by
+        other.out_at, other.actions = self.out_at, self.actions
+        other.seats, other.events, other.begin, other.next = self.seats, self.events, self.begin, self.next
+        other.in_order = self.in_order
+        return other
 
     # --- reporting ---------------------------------------------------------------------------
 
@@ -88,6 +105,7 @@ class _Replay:
 
     def _fail(self, span: Span, col: int, err: IllegalAction) -> None:
         self._report(span, col, err.code, err.message)
+        self.error = self.diagnostics[-1]
         self.stopped = True
 
     def _drain_notes(self, span: Span, cols: tuple[int, ...], default: Span) -> None:
@@ -248,6 +266,18 @@ class _Replay:
         self.next = end
         return islice(events, first, end)
 
+    def position(self, line: int | None) -> Position:
+        """Judge the lines up to line ``line`` (None: to the end) not judged yet; the table as it
+        then stands. Once someone has gone out the chips are settled, as they are the moment the
+        hand ends: on a copy, as a reveal line after the going out may still show cards left, to pay for."""
+        self.run(line)
+        t = self.table
+        if t is not None and t.winner is not None and not self.stopped:
+            t = t.copy()
+            settle(t)
+        cut = self.record.cut
+        return Position(t, self.error, cut if cut is not None and (line is None or line >= cut.line) else None)
+
     # --- the end -----------------------------------------------------------------------------
 
     def finish(self, stacks_start: tuple[int, ...] | None, pot_start: int) -> HandVerdict:
@@ -259,7 +289,7 @@ class _Replay:
         if cut is not None and rec.players and cut.code not in QUIET_CUTS:
             self._report(Span(rec.path, cut.line, cut.column), cut.column, "KC504", self._cut_note())
         diagnostics = self.diagnostics
-        stopped_at = _stopped_at(diagnostics, cut, self.stopped)
+        stopped_at = _stopped_at(diagnostics, cut, self.stopped, self.in_order)
         if t is None:
             return HandVerdict(
                 path=rec.path, index=rec.index, number=rec.start.number, players=rec.players,
@@ -333,13 +363,14 @@ def _seat_map(players: tuple[str, ...]) -> dict[str, int]:
     return seats
 
 
-def _stopped_at(diagnostics: list[Diagnostic], cut: Cut | None, failed: bool) -> int | None:
-    """Sort a hand's ``diagnostics`` into line order; return the line past which the hand was
-    not judged (its first error, or its cut), or None when it was judged to its end. Only a
-    rule error (``failed``) puts an error among them: else there is none to look for."""
+def _stopped_at(diagnostics: list[Diagnostic], cut: Cut | None, failed: bool, in_order: int = 0) -> int | None:
+    """Sort a hand's ``diagnostics`` into line order (those before ``in_order`` are already);
+    return the line past which the hand was not judged (its first error, or its cut), or None
+    when it was judged to its end. Only a rule error (``failed``) puts an error among them:
+    else there is none to look for."""
     stopped_at = cut.line if cut is not None else None
     if diagnostics:
-        diagnostics.sort(key=LINE_AND_COLUMN)
+        _sort_from(diagnostics, in_order)
         if not failed:
             return stopped_at
         error = Severity.ERROR
@@ -349,6 +380,18 @@ def _stopped_at(diagnostics: list[Diagnostic], cut: Cut | None, failed: bool) ->
                     stopped_at = d[1]
                 break
     return stopped_at
+
+
+def _sort_from(diagnostics: list[Diagnostic], in_order: int) -> None:
+    """Sort ``diagnostics`` by line and column, stably, those before ``in_order`` being in that
+    order already: each of the others is put in its place, after those found before it."""
+    if in_order <= 1:
+        diagnostics.sort(key=LINE_AND_COLUMN)
+        return
+    rest = sorted(diagnostics[in_order:], key=LINE_AND_COLUMN)
+    del diagnostics[in_order:]
+    for d in rest:
+        diagnostics.insert(bisect_right(diagnostics, LINE_AND_COLUMN(d), key=LINE_AND_COLUMN), d)
 
 
 def _column(cols: tuple[int, ...], step: int | None, span: Span) -> int:
@@ -369,25 +412,103 @@ def _unchecked_message(t: Table) -> str:
     return "not checked, as some cards are unknown: " + "; ".join(parts)
 
 
-def referee_hand(record: HandRecord, stacks: Mapping[str, int] | None = None, pot: int = 0) -> HandVerdict:
+def referee_hand(record: HandRecord, stacks: Mapping[str, int] | None = None, pot: int = 0,
+                 watch: Watch | None = None) -> HandVerdict:
     """Replay one hand and judge it.
 
     ``stacks`` (by player name) and ``pot`` carry chips in from earlier hands where the scoring
     system keeps stacks between hands (a name not in ``stacks`` starts as the system starts a
     stack: scoring ``stacks``, with the ``Stack`` option); elsewhere (scoring ``chips`` shares
     the chips out afresh each hand) both are ignored. A record whose set-up is invalid gets a
-    verdict with ``valid`` false and no diagnostics of its own.
+    verdict with ``valid`` false and no diagnostics of its own. With ``watch``, the table after
+    each of its lines is shown to it on the way (:class:`Watch`): the replay's own, not one more.
     """
+    replay, stacks_start, pot_start = _replayed(record, stacks, pot, watch)
+    return replay.finish(stacks_start, pot_start)
+
+
+def _replayed(record: HandRecord, stacks: Mapping[str, int] | None, pot: int,
+              watch: Watch | None = None) -> tuple[_Replay, tuple[int, ...] | None, int]:
+    """The replay of ``record`` laid out with the chips carried in and judged to its end (shown
+    to ``watch`` on the way), not finished yet; the stacks (before the ante) and the pot it starts with."""
     replay = _Replay(record)
     if not record.players:
-        return replay.finish(None, pot)
+        return replay, None, pot
     pot_start = replay.start(stacks, pot)
     t = replay.table
     stacks_start = None
     if t is not None and t.stacks is not None:
         stacks_start = tuple([s + t.ante for s in t.stacks])
+    if watch is not None:
+        for line in watch.lines:
+            if not watch.see(line, replay.position(line)):
+                break
     replay.run()
-    return replay.finish(stacks_start, pot_start)
+    return replay, stacks_start, pot_start
+
+
+class OpenHand:
+    """A hand replayed as far as its lines go and not finished: a hand being played. Its
+    verdict so far and its table can be read at any time, and :meth:`then` goes on with the
+    lines that follow, judging them alone, on a copy: this replay stays as it is.
+
+    What :class:`kcref.referee.live.LiveLog` keeps of the hand being played, so that a new line
+    is judged against the state the last one left instead of replaying the hand again. Made by
+    :func:`open_hand`.
+
+    Its diagnostics are kept in line order (a stable sort, as :meth:`_Replay.finish` sorts them),
+    so that finishing the replay puts only those it adds in their place.
+    """
+
+    def __init__(self, replay: _Replay, stacks_start: tuple[int, ...] | None, pot_start: int) -> None:
+        self._replay, self._stacks_start, self._pot_start = replay, stacks_start, pot_start
+
+    @property
+    def record(self) -> HandRecord:
+        return self._replay.record
+
+    @property
+    def stopped(self) -> bool:
+        """A rule error stopped the replay: the lines after it are not judged."""
+        return self._replay.stopped
+
+    @property
+    def out_line(self) -> int | None:
+        """The line on which a player went out, if one did."""
+        out_at = self._replay.out_at
+        return None if out_at is None else out_at.line
+
+    def verdict(self) -> HandVerdict:
+        """The verdict on the hand as far as it goes: what :func:`referee_hand` gives for the record."""
+        return self._replay.copy().finish(self._stacks_start, self._pot_start)
+
+    def table(self) -> Table | None:
+        """The table at the end of the record: what :func:`table_at` gives for it. It is the
+        replay's own, unless someone has gone out (a settled copy): read it, never change it."""
+        return self._replay.position(None).table
+
+    def then(self, record: HandRecord) -> OpenHand:
+        """The replay of ``record``, this replay's record with lines added after its own (and
+        cut, if at all, after them), gone on from this replay: only the lines added are judged."""
+        replay = self._replay.copy()
+        replay.record, replay.events = record, record.playable
+        replay.run()
+        _in_order(replay)
+        return OpenHand(replay, self._stacks_start, self._pot_start)
+
+
+def open_hand(record: HandRecord, stacks: Mapping[str, int] | None = None, pot: int = 0) -> OpenHand:
+    """``record`` replayed to its end, not finished (see :class:`OpenHand`); ``stacks`` and
+    ``pot`` are the chips carried in, as :func:`referee_hand` takes them."""
+    replay, stacks_start, pot_start = _replayed(record, stacks, pot)
+    _in_order(replay)
+    return OpenHand(replay, stacks_start, pot_start)
+
+
+def _in_order(replay: _Replay) -> None:
+    """Put the diagnostics of ``replay`` in line order, as finishing it would."""
+    _sort_from(replay.diagnostics, replay.in_order)
+    replay.in_order = len(replay.diagnostics)
 
 
 class Position(NamedTuple):
@@ -403,49 +524,42 @@ class Position(NamedTuple):
     before reaching the line asked for, if any."""
 
 
+class Watch(NamedTuple):
+    """What looks at the table on the way through a replay (the report's steps): the position
+    after each of ``lines`` (in ascending order; None: the hand's end) is shown to ``see``, which
+    says whether to go on. A position's table is the replay's own, which the next line changes:
+    ``see`` reads it at once (once someone has gone out, it is a settled copy)."""
+
+    lines: Sequence[int | None]
+    see: Callable[[int | None, Position], bool]
+
+
 def table_at(record: HandRecord, line: int | None = None, stacks: Mapping[str, int] | None = None,
              pot: int = 0) -> Position:
     """Replay ``record`` up to and including ``line`` (default: to its end); once someone has gone
     out the chips are settled, as they are the moment the hand ends."""
-    return next(tables_after(record, (line,), stacks, pot))
-
-
-def tables_after(record: HandRecord, lines: Iterable[int | None], stacks: Mapping[str, int] | None = None,
-                 pot: int = 0) -> Iterator[Position]:
-    """The table after each of ``lines`` (in ascending order; None: the hand's end), each
-    position what :func:`table_at` gives for its line, from one replay of the hand: the replay
-    goes on from one line to the next instead of starting again.
-
-    A position's table is the replay's own, which the next line changes: read it before asking
-    for the next (once someone has gone out, it is a settled copy).
-    """
     replay = _Replay(record)
     if not record.players:
-        for _ in lines:
-            yield Position(None, None)
-        return
+        return Position(None, None)
     replay.start(stacks, pot)
-    cut = record.cut
-    for line in lines:
-        replay.run(line)
-        t = replay.table
-        if t is not None and t.winner is not None and not replay.stopped:
-            # The hand ends the moment someone goes out: cards left are paid, the pot taken. On a
-            # copy: a reveal line after the going out may still show cards left, to pay for.
-            t = t.copy()
-            settle(t)
-        error = next((d for d in replay.diagnostics if d.is_error), None)
-        yield Position(t, error, cut if cut is not None and (line is None or line >= cut.line) else None)
+    return replay.position(line)
 
 
-def referee_hands(records: Iterable[HandRecord]) -> Iterator[HandVerdict]:
+Judge = Callable[[HandRecord, Mapping[str, int] | None, int], HandVerdict]
+"""A judge of one hand with the chips carried in (stacks by name, the pot): :func:`referee_hand`,
+or one that also looks at the table on the way."""
+
+
+def referee_hands(records: Iterable[HandRecord], judge: Judge | None = None) -> Iterator[HandVerdict]:
     """Judge hands in order, carrying chip stacks (and a pot nobody won) from hand to hand
     while the scoring system keeps them (:class:`kcref.engine.carry.ChipCarry`). A hand with a
-    rule error is void for the chips carried."""
+    rule error is void for the chips carried. Each hand is judged by ``judge`` (default:
+    :func:`referee_hand`)."""
+    judge = judge or referee_hand
     carry = ChipCarry()
     for record in records:
         carry.before(record.options)
-        verdict = referee_hand(record, carry.stacks, carry.pot)
+        verdict = judge(record, carry.stacks, carry.pot)
         if verdict.valid:
             carry.after(record.options, verdict.players, verdict.stacks_end, verdict.pot_left)
         yield verdict

@@ -5,7 +5,7 @@ A verdict is the :class:`kcref.model.systems.HandResult` that the scoring system
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import NamedTuple
 
 from ..model.cards import Card
@@ -97,3 +97,9 @@ class HandVerdict:
     def stacks_by_name(self) -> dict[str, int]:
         """The end stacks keyed by player name (empty where chips are not played)."""
         return dict(zip(self.players, self.stacks_end or ()))
+
+    def __reduce__(self) -> tuple[type[HandVerdict], tuple[object, ...]]:
+        """Pickled as a call of its constructor (a worker of ``check_paths`` sends verdicts back
+        pickled): a compiled frozen record cannot be rebuilt a field at a time, the way pickle
+        rebuilds a plain one."""
+        return type(self), tuple(getattr(self, f.name) for f in fields(self))

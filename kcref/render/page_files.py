@@ -5,6 +5,9 @@ The source tree holds one copy of each page, in ``docs/`` or ``grammar/``; build
 ``kcref/render/pages/`` as a regular file. A checkout reads the source file itself.
 """
 
+FOLDER = "pages"
+"""The folder of ``kcref/render/`` that holds the pages in a built package."""
+
 PAGES: dict[str, str] = {
     "rules.md": "docs/rules.md",
     "codes.md": "docs/codes.md",

@@ -1,9 +1,10 @@
 """A hand step by step, for the replay of ``kcref report``: the table after each of its lines.
 
 Each step is what ``kcref show --line N`` draws for that line: the tables come from
-:func:`kcref.referee.replay.tables_after`, the referee's own replay, run once through the hand
-(the table after each line is what :func:`kcref.referee.replay.table_at` gives for it), so the
-report has no rules of its own. The steps run from the layout line to the hand's last line, or to
+:func:`kcref.referee.replay.referee_hand`, the referee's own replay as it judges the hand (a
+:class:`~kcref.referee.replay.Watch` looks at the table after each line: what
+:func:`kcref.referee.replay.table_at` gives for it), so the report has no rules of its own and
+replays each hand once. The steps run from the layout line to the hand's last line, or to
 the line where the referee stopped (a rule error: the table as it stood then, with the message; a
 line that cannot be judged: the table before it).
 
@@ -23,7 +24,8 @@ from ..model.cards import DECK, Card
 from ..model.diagnostics import printable
 from ..model.events import Deal, Layout
 from ..referee.grouping import HandRecord
-from ..referee.replay import Position, table_at, tables_after
+from ..referee.replay import Position, Watch, referee_hand
+from ..referee.verdict import HandVerdict
 from .table_svg import Seat, TableState, state_of
 
 CARD_CHARS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
@@ -86,24 +88,43 @@ def step_lines(record: HandRecord) -> list[int]:
     return lines
 
 
-def hand_replay(record: HandRecord, stacks: Mapping[str, int] | None = None, pot: int = 0) -> HandReplay:
-    """The table after each line of ``record`` (chips carried in as the referee carries them),
-    from one replay of the hand."""
-    if not record.players:
-        return HandReplay((), NOT_REPLAYED)
-    steps: list[TableState] = []
-    lines = step_lines(record)
-    for line, position in zip(lines, tables_after(record, lines, dict(stacks) if stacks is not None else None, pot)):
+class _Steps:
+    """The steps of one hand gathered on the referee's way through it (a :class:`Watch`'s ``see``)."""
+
+    def __init__(self) -> None:
+        self.steps: list[TableState] = []
+        self.stop = ""
+
+    def see(self, line: int | None, position: Position) -> bool:
+        """Take the table after ``line`` as a step; False once the replay has stopped."""
         if position.table is None:
-            break
+            return True  # no table yet: the verdict says why
         note = stop_note(position)
-        steps.append(state_of(position.table, line, note))
+        self.steps.append(state_of(position.table, line, note))
         if note:
-            return HandReplay(tuple(steps), note)
-    if not steps:
-        first = table_at(record, None, dict(stacks) if stacks is not None else None, pot)
-        return HandReplay((), stop_note(first) or NOT_REPLAYED)
-    return HandReplay(tuple(steps))
+            self.stop = note
+            return False
+        return True
+
+
+def replayed_hand(record: HandRecord, stacks: Mapping[str, int] | None = None,
+                  pot: int = 0) -> tuple[HandVerdict, HandReplay]:
+    """The referee's verdict on ``record`` (chips carried in as the referee carries them) and the
+    table after each of its lines, from the one replay that judges it."""
+    if not record.players:
+        return referee_hand(record, stacks, pot), HandReplay((), NOT_REPLAYED)
+    steps = _Steps()
+    verdict = referee_hand(record, stacks, pot, Watch(step_lines(record), steps.see))
+    if not steps.steps:
+        # Not even the layout was laid: the error that stopped the replay, or the cut, says why.
+        error = next((d for d in verdict.diagnostics if d.is_error), None)
+        return verdict, HandReplay((), stop_note(Position(None, error, record.cut)) or NOT_REPLAYED)
+    return verdict, HandReplay(tuple(steps.steps), steps.stop)
+
+
+def hand_replay(record: HandRecord, stacks: Mapping[str, int] | None = None, pot: int = 0) -> HandReplay:
+    """The table after each line of ``record`` (chips carried in as the referee carries them)."""
+    return replayed_hand(record, stacks, pot)[1]
 
 
 # --- the replay as the page's script reads it -----------------------------------------------------

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from ..model.options import OPTION_TAGS, PRESETS, PRESETS_BY_NAME, Options, Preset
-from .page_files import PAGES
+from .page_files import FOLDER, PAGES
 
 SEEDS_NOTE = ("The seeds are the four published descriptions of the game that kcref is built from: 000 a boxed\n"
               "set's sheet (English/Spanish), 001 Italian, 003 and 004 Dutch. docs/rules.md says what each holds.")
@@ -58,7 +58,7 @@ def page(name: str) -> str:
     :class:`MissingPage` when neither can be read."""
     from importlib.resources import files
 
-    shipped = files("kcref.render").joinpath("pages", name)
+    shipped = files("kcref.render").joinpath(FOLDER, name)
     source = Path(__file__).resolve().parents[2].joinpath(*PAGES[name].split("/"))
     for found in (shipped, source):
         try:

@@ -81,9 +81,19 @@ def test_copy_is_independent() -> None:
     assert c.top(Pile.N) == parse_card("8S") and c.player == 1 and t.player == 0
 
 
+# A table's fields: its class's __slots__, which the compiled class (a native class) lists as
+# __mypyc_attrs__ instead.
+FIELDS = frozenset(getattr(Table, "__slots__", None) or Table.__mypyc_attrs__)  # type: ignore[attr-defined]
+
+
+def test_a_new_table_sets_every_field() -> None:
+    t = Table(options(), ("Ann", "Bob"), 0)
+    assert {"piles", "holdings", "stock"} <= FIELDS and all(hasattr(t, f) for f in FIELDS)
+
+
 def _same_table(t: Table, c: Table) -> None:
     """``c`` holds every field of ``t``, equal and with no list, set or dict shared."""
-    for slot in Table.__slots__:
+    for slot in FIELDS:
         mine, its = getattr(t, slot), getattr(c, slot)
         if slot == "holdings":
             assert [(h.known, h.unknown) for h in mine] == [(h.known, h.unknown) for h in its]
@@ -124,7 +134,7 @@ def test_copy_carries_every_field() -> None:
     t.unchecked = {Unchecked.HELD: {0}}
     fresh = Table(t.options, t.names, t.dealer, t.stock)
     given = {"options", "policy", "names", "n", "dealer", "stock"}  # the copy is made from these
-    for slot in set(Table.__slots__) - given:
+    for slot in FIELDS - given:
         mine, new = getattr(t, slot), getattr(fresh, slot)
         if slot == "holdings":
             mine, new = [(h.known, h.unknown) for h in mine], [(h.known, h.unknown) for h in new]

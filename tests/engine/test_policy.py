@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import ast
 import dataclasses
-from pathlib import Path
 
 import pytest
 from helpers import options, play, table
@@ -12,8 +11,9 @@ from helpers import options, play, table
 from kcref.engine.policy import Fault, Policy, policy_for
 from kcref.engine.turns import settle
 from kcref.model.options import PRESETS
+from tests.util import PACKAGE
 
-ENGINE = Path(__file__).resolve().parents[2] / "kcref" / "engine"
+ENGINE = PACKAGE / "engine"
 
 
 def test_a_policy_is_a_frozen_value() -> None:

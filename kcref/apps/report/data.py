@@ -15,12 +15,10 @@ decide.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from itertools import tee
 from typing import Any, BinaryIO, NamedTuple
 
-from ...engine.carry import ChipCarry
 from ...files.inputs import STDIN, Found, Inputs, Problem, display_name, open_input, problem_diagnostic
 from ...model.codes import UNREADABLE, Severity
 from ...model.diagnostics import Diagnostic, printable
@@ -31,9 +29,8 @@ from ...notation.sourcelines import SourceLines
 from ...referee.grouping import HandRecord
 from ...referee.hand_score import chips_paid, hand_score
 from ...referee.pipeline import check_items
-from ...referee.setup_checks import checked_hands
 from ...referee.verdict import HandVerdict
-from ...render.replay_steps import HandReplay, encode_replay, hand_replay
+from ...render.replay_steps import HandReplay, encode_replay, replayed_hand
 from ...render.score_formats import json_document
 from ...scoring.games import RunningTotals
 from ...scoring.ratings import METHOD, Rating, Ratings
@@ -289,7 +286,7 @@ class _Held(NamedTuple):
     verdict: HandVerdict
     line: int
     judged: Judged
-    record: HandRecord | None
+    record: HandRecord
     replay: HandReplay
 
 
@@ -311,28 +308,30 @@ class _FileReading:
         self.totals = totals
         self.sink = sink
         self.sorter = HandSorter()
-        self.carry = ChipCarry()
         self.pending: list[Diagnostic] = []
         """Diagnostics not yet shown, in the order the checker hands them on (line order)."""
         self.held: _Held | None = None
         self.kept = _PageLines(SourceLines())
-        self.records: Iterator[HandRecord] = iter(())
+        self.judged: tuple[HandRecord, HandReplay] | None = None
+        """The hand judged last, and its replay: its verdict comes next."""
 
     def read(self, stream: BinaryIO) -> None:
         """Read, judge and show the log of ``stream`` (its path: ``view.path``)."""
         path, check = self.view.path, self.kept.check
-        # One reading feeds both the checker and the hands' records for the replays (the checker
-        # keeps its own to itself); the records lag a hand behind at most, so little is buffered.
-        for_check, for_replays = tee(read_runs(stream, path, self.kept))
-        self.records = (r for r in checked_hands(for_replays, path) if isinstance(r, HandRecord))  # type: ignore[arg-type]
-        report = check_items(for_check, path, keep_hands=False, emit=self._emit, sources=check,
-                             on_hand=self._on_hand)
+        report = check_items(read_runs(stream, path, self.kept), path, keep_hands=False, emit=self._emit,
+                             sources=check, on_hand=self._on_hand, judge=self._judge)
         self._show(None)
         view = self.view
         view.tags, view.hands = report.tags, report.hand_count
         view.errors, view.warnings = report.errors, report.count(Severity.WARNING)
         view.unreadable = report.unreadable
         self.totals.tally.end_night(path, report.tags, report.hand_count, self.sorter.ignored())
+
+    def _judge(self, record: HandRecord, stacks: Mapping[str, int] | None, pot: int) -> HandVerdict:
+        """The referee's verdict on a hand, and its steps for the replay, from one replay."""
+        verdict, replay = replayed_hand(record, stacks, pot)
+        self.judged = (record, replay)
+        return verdict
 
     def _emit(self, d: Diagnostic) -> None:
         if d.is_error:
@@ -345,25 +344,14 @@ class _FileReading:
         else:
             self.pending.append(d)
 
-    def _record(self, index: int) -> HandRecord | None:
-        for record in self.records:
-            if record.index >= index:
-                return record if record.index == index else None
-        return None
-
     def _on_hand(self, verdict: HandVerdict, line: int) -> None:
         totals = self.totals
         judged = self.sorter.judge(verdict, line)
         totals.tally.add(verdict, line, judged)
         totals.season.add(verdict)
         totals.ratings.add(verdict)
-        record = self._record(verdict.index)
-        replay = HandReplay((), "")
-        if record is not None:
-            self.carry.before(record.options)
-            replay = hand_replay(record, self.carry.stacks, self.carry.pot)
-            if verdict.valid:
-                self.carry.after(record.options, verdict.players, verdict.stacks_end, verdict.pot_left)
+        assert self.judged is not None and self.judged[0].index == verdict.index, "each verdict follows its judging"
+        record, replay = self.judged
         self._show(line)
         self.held = _Held(verdict, line, judged, record, replay)
 

@@ -21,15 +21,18 @@ from __future__ import annotations
 
 import codecs
 import json
+import os
 import tempfile
 import xml.etree.ElementTree as ET
 from collections.abc import Iterator
 from typing import IO, Any, NamedTuple
 
 from ...files.inputs import Inputs
+from ...files.user_cache import private_folder
 from ...model.chunks import joined
 from ...model.diagnostics import Diagnostic
 from ...model.status import ExitStatus
+from ...model.version import VERSION
 from ...model.words import plural
 from ...render.replay_steps import card_names
 from ...render.running_svg import chart_text, legend
@@ -81,9 +84,33 @@ def _environment() -> Any:
 
     env = jinja2.Environment(loader=jinja2.PackageLoader("kcref.apps.report", "templates"),
                              autoescape=jinja2.select_autoescape(("html", "html.j2", "j2"), default=True),
-                             undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True)
+                             undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True,
+                             bytecode_cache=_template_cache())
     env.globals["plural"] = plural
     return env
+
+
+def _template_cache() -> Any:
+    """Jinja2's cache of the templates compiled once, in a private folder of the user's cache
+    (:func:`~kcref.files.user_cache.private_folder`); None (each run compiles them) when there is
+    none. An entry is named for this version of kcref, as the templates' options may change with
+    it; Jinja2 itself checks the template's text and its own and Python's versions."""
+    import jinja2
+
+    folder = private_folder(os.environ, "templates")
+    if folder is None:
+        return None
+
+    class QuietCache(jinja2.FileSystemBytecodeCache):
+        """A cache that cannot be written is not used: the page is made all the same."""
+
+        def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+            try:
+                super().dump_bytecode(bucket)
+            except OSError:
+                pass
+
+    return QuietCache(folder, f"kcref-{VERSION}-%s.cache")
 
 
 def _resource(name: str) -> str:
