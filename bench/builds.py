@@ -68,6 +68,11 @@ def compiled_tree(python: str, work: Path) -> Tree:
     return tree
 
 
+def compiled_build(python: str | None, work: Path) -> Tree:
+    """The compiled build installed for ``python``, or, with None, one built in ``work``."""
+    return compiled_tree(python or build_compiled(work), work)
+
+
 def script(tree: Tree, name: str, args: list[str], work: Path) -> dict[str, float]:
     """Run bench/NAME under ``tree``'s build; what it prints as ``key value`` pairs."""
     env = tree.env()
@@ -162,7 +167,7 @@ def main(argv: list[str] | None = None) -> int:
     started = time.perf_counter()
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
-        compiled = compiled_tree(args.compiled_python or build_compiled(work), work)
+        compiled = compiled_build(args.compiled_python, work)
         figures = build_figures(PURE, compiled, work, args.runs)
     print(table(figures, "cpu", args.runs, None))
     print(f"({time.perf_counter() - started:.0f} s)")

@@ -293,7 +293,7 @@ def main(argv: list[str] | None = None) -> int:
         if not args.skip_big:
             figures += memory_figures(bench, log, args.big_mb)
         if not args.no_compiled:
-            compiled = builds.compiled_tree(args.compiled_python or builds.build_compiled(work), work)
+            compiled = builds.compiled_build(args.compiled_python, work)
             figures += builds.build_figures(builds.PURE, compiled, work / "builds", args.runs)
     print(table(figures, args.clock, args.runs, ref))
     print(f"({time.perf_counter() - started:.0f} s)")
