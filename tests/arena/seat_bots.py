@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import gc
 import random
+import types
 from collections.abc import Sequence
 
 from kcref.engine.seats import SeatView
@@ -59,3 +61,54 @@ class Sleeper:
 
         time.sleep(0.03)
         return Recorder().choose(view, legal, can_end, rng)
+
+
+PROBED: list[tuple[str, str, set[str]]] = []
+"""Per move of a Prober or a Blind bot: the bot, the type of the view it was given, and the
+types of everything reachable from that view and the actions it was offered."""
+
+OPAQUE = (type, types.ModuleType, types.FunctionType, types.BuiltinFunctionType, types.MethodType,
+          types.CodeType, types.MethodWrapperType, types.WrapperDescriptorType, types.MethodDescriptorType)
+"""Code, not state: from a class or a function every module is reachable, and so the whole
+interpreter; what is asked is what the view itself holds."""
+
+
+def reachable(start: object, depth: int = 8) -> list[object]:
+    """Every object reachable from ``start`` in ``depth`` steps through its attributes (its
+    ``__dict__`` and slots among them) and what the collector sees it refer to, code aside."""
+    found: dict[int, object] = {id(start): start}
+    frontier = [start]
+    for _ in range(depth):
+        step = []
+        for obj in frontier:
+            children = list(gc.get_referents(obj))
+            for name in dir(obj):
+                if not name.startswith("__") or name == "__dict__":
+                    try:
+                        children.append(getattr(obj, name))
+                    except Exception:
+                        pass
+            for child in children:
+                if id(child) not in found and not isinstance(child, OPAQUE):
+                    found[id(child)] = child
+                    step.append(child)
+        frontier = step
+    return list(found.values())
+
+
+class Prober(Recorder):
+    """Plays as the Recorder does; looks at everything its view and its actions lead to."""
+
+    def choose(self, view: SeatView, legal: Sequence[Action], can_end: bool, rng: random.Random) -> Action | None:
+        PROBED.append(("Prober", type(view).__name__, {type(o).__name__ for o in reachable((view, legal))}))
+        return super().choose(view, legal, can_end, rng)
+
+
+class Blind:
+    """Chooses from its actions alone, and says so."""
+
+    reads_view = False
+
+    def choose(self, view: None, legal: Sequence[Action], can_end: bool, rng: random.Random) -> Action | None:
+        PROBED.append(("Blind", type(view).__name__, {type(o).__name__ for o in reachable(legal)}))
+        return legal[0] if legal and not can_end else None
