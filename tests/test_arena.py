@@ -229,7 +229,8 @@ def test_a_bot_is_offered_a_frozen_view_and_frozen_actions_or_no_view_if_it_read
         assert not kinds & {"Table", "Holding"}, kinds
 
 
-@pytest.mark.parametrize(("bot", "reason"), [("Raiser", "CRASH"), ("Cheater", "ILLEGAL")])
+@pytest.mark.parametrize(("bot", "reason"), [("Raiser", "CRASH"), ("Cheater", "ILLEGAL"), ("Unprintable", "CRASH"),
+                                            ("Uncomparable", "ILLEGAL"), ("Undecided", "START")])
 def test_a_python_bot_that_errs_forfeits_and_the_arena_goes_on(bot: str, reason: str, tmp_path: Path) -> None:
     run = run_arena(setup(("greedy", f"{SEAT_BOTS}:{bot}"), 2), 2, output=str(tmp_path))
     assert len(run.results) == 4

@@ -53,6 +53,41 @@ class Hostile:
         raise ValueError('x\n[Players "Mallory, Eve"]\nhand 2\n# kcref: ignore[KC100]\x1b[2J')
 
 
+class Unprintable:
+    """Raises an error that cannot be written as text."""
+
+    def choose(self, view: SeatView, legal: Sequence[Action], can_end: bool, rng: random.Random) -> Action | None:
+        class Mute(Exception):
+            def __str__(self) -> str:
+                raise RuntimeError("no words")
+
+        raise Mute
+
+
+class Uncomparable:
+    """Answers with an object that raises when compared with an action."""
+
+    def choose(self, view: SeatView, legal: Sequence[Action], can_end: bool, rng: random.Random) -> Action | None:
+        class Odd:
+            def __eq__(self, other: object) -> bool:
+                raise RuntimeError("no comparing")
+
+            __hash__ = None  # type: ignore[assignment]
+
+        return Odd()  # type: ignore[return-value]
+
+
+class Undecided:
+    """Cannot say whether it reads its view."""
+
+    @property
+    def reads_view(self) -> bool:
+        raise RuntimeError("it depends")
+
+    def choose(self, view: SeatView, legal: Sequence[Action], can_end: bool, rng: random.Random) -> Action | None:
+        return None
+
+
 class Sleeper:
     """Thinks for 0.03 s over every move, then plays as the Recorder does."""
 
