@@ -173,6 +173,7 @@ def test_a_python_bot_sees_only_its_seat() -> None:
     seat_bots.SEEN.clear()
     run = run_arena(setup(("greedy", "tests.arena.seat_bots:Recorder"), 2), 2)
     assert run.results and seat_bots.SEEN
+    assert all(legal for _, legal in seat_bots.SEEN)  # never asked to choose among nothing
     for view, legal in seat_bots.SEEN:
         seat, hand, sizes = view["seat"], view["hand"], view["hand_sizes"]
         assert view["player"] == seat

@@ -68,8 +68,8 @@ class SeatView(NamedTuple):
 def seat_view(t: Table, seat: int) -> SeatView:
     """What ``seat`` may see of ``t`` now."""
     piles, stacks = t.piles, t.stacks
-    # Positional, in the order of the fields: a view is made at every move, and matching sixteen
-    # keywords costs as much as copying the piles.
+    # Positional, in the order of the fields: a bot that reads its view is made one every move,
+    # and matching sixteen keywords would cost about as much as copying the piles.
     return SeatView(
         seat, t.names, t.dealer, t.player,
         tuple(sorted(t.holdings[seat].known)), tuple([len(h) for h in t.holdings]),
@@ -102,9 +102,9 @@ class SeatBot(Protocol):
 
 
 def reads_view(bot: object) -> bool:
-    """Whether ``bot`` reads the view it is given: unless its ``reads_view`` attribute says it
-    does not (a bot that chooses from the legal actions alone), when it is given None instead
-    and the view is never made."""
+    """Whether ``bot`` reads its view: yes, unless its ``reads_view`` attribute says no (a bot
+    that chooses from the legal actions alone); such a bot is given None, and no view is made
+    for it."""
     return bool(getattr(bot, "reads_view", True))
 
 
@@ -139,7 +139,8 @@ class Forfeit(Exception):
 class SeatPlayer:
     """A :class:`~kcref.engine.bots.Bot` for one seat that shows its seat bot only
     :func:`seat_view` (made only for a bot that :func:`reads_view`) and :func:`blind_actions`,
-    and holds it to what it was offered.
+    and holds it to what it was offered. With nothing to offer, when the turn may end, it ends
+    the turn without asking the bot.
 
     With a ``clock`` (seconds, e.g. ``time.monotonic``), it holds the bot to ``move_time`` a
     move and ``game_time`` over the game too. A bot in this process cannot be stopped while it
@@ -156,6 +157,8 @@ class SeatPlayer:
         self.time_left = game_time
 
     def choose(self, t: Table, legal: Sequence[Action], can_end: bool, rng: random.Random) -> Action | None:
+        if not legal and can_end:
+            return None  # nothing to choose: the turn ends without asking the bot
         seat, clock = self.seat, self.clock
         offered = blind_actions(legal)
         view = seat_view(t, seat) if self.reads_view else None
