@@ -3,8 +3,10 @@ counts them, the same results however the games are run, and bots that misbehave
 
 from __future__ import annotations
 
+import copy
 import json
 import os
+import random
 import sys
 from pathlib import Path
 
@@ -16,11 +18,17 @@ from kcref.apps.arena.games import Setup
 from kcref.apps.arena.results import arena_json
 from kcref.apps.arena.run import ArenaRun, game_file, run_arena
 from kcref.cli import main
-from kcref.engine.duplicate import seatings
-from kcref.model.cards import DECK
+from kcref.engine.bots import BOTS, NAMES, play_turn
+from kcref.engine.dealing import deal_from_deck
+from kcref.engine.duplicate import deal_deck, seatings
+from kcref.engine.seats import seat_view
+from kcref.engine.table import Holding, Table
+from kcref.engine.turns import end_turn
+from kcref.model.cards import DECK, Card
 from kcref.model.codes import Severity
 from kcref.model.diagnostics import Diagnostic
 from kcref.model.events import Deal, Draw
+from kcref.model.options import preset
 from kcref.notation.reader import read_text
 from kcref.referee.hand_score import hand_score
 from kcref.referee.pipeline import check_text
@@ -165,6 +173,7 @@ def test_a_python_bot_sees_only_its_seat() -> None:
     seat_bots.SEEN.clear()
     run = run_arena(setup(("greedy", "tests.arena.seat_bots:Recorder"), 2), 2)
     assert run.results and seat_bots.SEEN
+    assert all(legal for _, legal in seat_bots.SEEN)  # never asked to choose among nothing
     for view, legal in seat_bots.SEEN:
         seat, hand, sizes = view["seat"], view["hand"], view["hand_sizes"]
         assert view["player"] == seat
@@ -172,19 +181,57 @@ def test_a_python_bot_sees_only_its_seat() -> None:
         assert all(a.card is None for a in legal if isinstance(a, Draw))
         on_table = {c for _, cards in view["piles"] for c in cards} | {c for p in view["removed"] for c in p}
         assert len(on_table) + sum(sizes) + view["stock"] == len(DECK)
-    assert not {"deck", "holdings"} & set(dir(seat_view_of_some_table()))
+    assert not {"deck", "holdings", "_table"} & set(dir(seat_view(some_table(0), 0)))
 
 
-def seat_view_of_some_table() -> object:
-    from kcref.engine.dealing import deal_from_deck
-    from kcref.engine.duplicate import deal_deck
-    from kcref.engine.seats import seat_view
-    from kcref.model.options import preset
+def some_table(turns: int, players: int = 3, rules: str = "commercial") -> Table:
+    """A table ``turns`` turns into a hand of greedy bots."""
+    t = deal_from_deck(preset(rules), NAMES[:players], players - 1, deal_deck(1, 1)).table
+    rng = random.Random(turns)
+    for _ in range(turns):
+        if t.over:
+            break
+        play_turn(t, BOTS["greedy"], rng)
+        end_turn(t)
+    return t
 
-    return seat_view(deal_from_deck(preset("classic"), ("Ann", "Bob"), 1, deal_deck(1, 1)).table, 0)
+
+@pytest.mark.parametrize("turns", [0, 1, 5, 12])
+def test_nothing_reachable_from_a_seat_view_leads_to_the_table_or_another_seat_s_cards(turns: int) -> None:
+    from tests.arena.seat_bots import reachable
+
+    t = some_table(turns)
+    assert t.deck is not None and t.stacks is not None
+    table_parts = [t, *t.holdings, t.holdings, t.piles, *t.piles.values(), t.removed, t.deck, t.seen, t.stacks]
+    table_parts += [h.known for h in t.holdings]
+    for seat in range(t.n):
+        view = seat_view(t, seat)
+        kept = copy.deepcopy(view)
+        seen = reachable(view)
+        assert not [o for o in seen if isinstance(o, (Table, Holding))]
+        assert not {id(o) for o in seen} & {id(o) for o in table_parts}  # nothing to change the table by
+        may_see = t.holdings[seat].known | {c for cards in t.piles.values() for c in cards}
+        may_see |= {c for cards in t.removed for c in cards}
+        assert {c for c in seen if isinstance(c, Card)} == may_see
+        if not t.over:
+            play_turn(t, BOTS["greedy"], random.Random(seat))
+            end_turn(t)
+        assert view == kept  # a record of the moment, not a window on the table
 
 
-@pytest.mark.parametrize(("bot", "reason"), [("Raiser", "CRASH"), ("Cheater", "ILLEGAL")])
+def test_a_bot_is_offered_a_frozen_view_and_frozen_actions_or_no_view_if_it_reads_none() -> None:
+    from tests.arena import seat_bots
+
+    seat_bots.PROBED.clear()
+    run = run_arena(setup(("tests.arena.seat_bots:Prober", "tests.arena.seat_bots:Blind"), 2), 1)
+    assert all(r.game.forfeit is None for r in run.results)
+    assert {(bot, view) for bot, view, _ in seat_bots.PROBED} == {("Prober", "SeatView"), ("Blind", "NoneType")}
+    for _, _, kinds in seat_bots.PROBED:
+        assert not kinds & {"Table", "Holding"}, kinds
+
+
+@pytest.mark.parametrize(("bot", "reason"), [("Raiser", "CRASH"), ("Cheater", "ILLEGAL"), ("Unprintable", "CRASH"),
+                                            ("Uncomparable", "ILLEGAL"), ("Undecided", "START")])
 def test_a_python_bot_that_errs_forfeits_and_the_arena_goes_on(bot: str, reason: str, tmp_path: Path) -> None:
     run = run_arena(setup(("greedy", f"{SEAT_BOTS}:{bot}"), 2), 2, output=str(tmp_path))
     assert len(run.results) == 4

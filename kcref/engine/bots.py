@@ -44,7 +44,8 @@ class Bot(Protocol):
     """Chooses the next action of the player whose turn it is, or None to end the turn.
 
     The built-in bots read nothing of the table, so they also play a seat of the arena, where a
-    bot sees only its seat's view (:class:`kcref.engine.seats.SeatBot`).
+    bot sees only its seat's view (:class:`kcref.engine.seats.SeatBot`); they say so
+    (``reads_view = False``), and the arena makes them none.
     """
 
     def choose(self, t: Table, legal: Sequence[Action], can_end: bool, rng: random.Random) -> Action | None: ...
@@ -52,6 +53,8 @@ class Bot(Protocol):
 
 class RandomBot:
     """Legal actions at random; sometimes stops early, and mostly draws rather than skip it."""
+
+    reads_view = False
 
     def __init__(self, stop: float = 0.15) -> None:
         self.stop = stop
@@ -68,6 +71,8 @@ class RandomBot:
 class GreedyBot:
     """Plays as many cards as it can: Kings to corners first, then any card that fits, then a pile
     move that the rules allow, then the draw; ends the turn when nothing is left."""
+
+    reads_view = False
 
     def choose(self, t: object, legal: Sequence[Action], can_end: bool, rng: random.Random) -> Action | None:
         plays = [a for a in legal if isinstance(a, PlayCard)]

@@ -8,6 +8,7 @@ so it plays the same in this process, in a worker process or on a Dask worker.
 
 from __future__ import annotations
 
+import functools
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -17,7 +18,7 @@ from ...engine.dealing import deal_from_deck
 from ...engine.duplicate import Seating, deal_deck, game_rng
 from ...engine.outcome import hand_scores, places
 from ...engine.seats import Forfeit, ForfeitReason, SeatPlayer
-from ...model.events import Event, HandStart, Tag
+from ...model.events import HandStart, Tag
 from ...model.options import OPTION_TAGS_BY_NAME, resolve
 from ...notation.writer import event_text
 from ...scoring.arena_stats import ArenaGame
@@ -51,16 +52,25 @@ class GameResult:
     forfeit_detail: str = ""
 
 
-def header(setup: Setup, seating: Seating) -> list[Event]:
-    """The tags of a game's log: the players (the entrants' names), the rules, the options, and
-    which deal and which bots."""
-    names = [setup.entrants[e].name for e in seating.lineup]
-    tags: list[Event] = [
-        Tag("Event", "kcref arena"), Tag("Round", f"deal {seating.deal}, game {seating.rotation + 1}"),
-        Tag("Players", ", ".join(names)), Tag("Rules", setup.rules.lower()),
-        *(Tag(OPTION_TAGS_BY_NAME[k.lower()].tag, v) for k, v in setup.options), Tag("Seed", str(setup.seed))]
-    tags += [Tag("Bot", _printable(f"{setup.entrants[e].name} = {setup.entrants[e].spec}")) for e in seating.lineup]
-    return tags
+EVENT_LINE = event_text(Tag("Event", "kcref arena"))
+
+
+def header(setup: Setup, seating: Seating) -> list[str]:
+    """The tag lines of a game's log: the players (the entrants' names), the rules, the options,
+    and which deal and which bots."""
+    deal = Tag("Round", f"deal {seating.deal}, game {seating.rotation + 1}")
+    return [EVENT_LINE, event_text(deal), *_lineup_header(setup, seating.lineup)]
+
+
+@functools.lru_cache(maxsize=256)
+def _lineup_header(setup: Setup, lineup: tuple[int, ...]) -> tuple[str, ...]:
+    """The tag lines after ``Round``: the same in every game of an arena that seats ``lineup``,
+    so written once for them all."""
+    names = [setup.entrants[e].name for e in lineup]
+    tags = [Tag("Players", ", ".join(names)), Tag("Rules", setup.rules.lower()),
+            *(Tag(OPTION_TAGS_BY_NAME[k.lower()].tag, v) for k, v in setup.options), Tag("Seed", str(setup.seed))]
+    tags += [Tag("Bot", _printable(f"{setup.entrants[e].name} = {setup.entrants[e].spec}")) for e in lineup]
+    return tuple(event_text(tag) for tag in tags)
 
 
 def _printable(text: str, most: int = 200) -> str:
@@ -101,7 +111,7 @@ def play_game(setup: Setup, seating: Seating) -> GameResult:
         hand = HandStart(1, names[dealer], comment=f"# kcref: ignore[KC501] {note}")
         game = ArenaGame(seating.deal, seating.lineup, places(t, forfeit.seat), None,
                          (forfeit.seat, forfeit.reason.name))
-    lines = [*(event_text(e) for e in header(setup, seating)), "", event_text(hand),
+    lines = [*header(setup, seating), "", event_text(hand),
              *(event_text(e) for e in played.events)]
     return GameResult(game, seating, "\n".join(lines) + "\n", tuple(stderr),
                       forfeit.detail if forfeit is not None else "")
@@ -113,9 +123,9 @@ def _seat_player(setup: Setup, seating: Seating, seat: int, entrant: int, names:
     if command is None:
         try:
             bot = seat_bot_factory(setup.entrants[entrant].spec)()
+            return SeatPlayer(seat, bot, time.monotonic, setup.move_time, setup.game_time)
         except Exception as exc:
             raise Forfeit(seat, ForfeitReason.START, f"cannot be made: {type(exc).__name__}: {exc}") from None
-        return SeatPlayer(seat, bot, time.monotonic, setup.move_time, setup.game_time)
     # A program is held to its times as it is read (kcref.apps.arena.protocol).
     exec_bot = execs[seat] = ExecBot(command, seat, setup.move_time, setup.game_time)
     exec_bot.greet(hello_message(seat, names, dealer, setup.rules.lower(), dict(setup.options),

@@ -48,8 +48,9 @@ _CARD_TEXT = {card: card_text(card) for card in DECK}
 _PILE_TEXT = {pile: pile.value for pile in PILES}
 
 
-def view_message(view: SeatView, legal: Sequence[Action], can_end: bool) -> dict[str, Any]:
-    """The ``move`` message: what the seat sees, and what it may do."""
+def view_message(view: SeatView, legal: Sequence[str], can_end: bool) -> dict[str, Any]:
+    """The ``move`` message: what the seat sees, and what it may do (``legal``: the actions as a
+    log writes them)."""
     text = _CARD_TEXT
     king = view.pending_king
     return {
@@ -60,7 +61,7 @@ def view_message(view: SeatView, legal: Sequence[Action], can_end: bool) -> dict
         "stock": view.stock, "drawn": view.drawn, "plays": view.plays, "step": view.step,
         "pending_king": text[king] if king is not None else None,
         "turns": view.turns, "stacks": list(view.stacks) if view.stacks is not None else None,
-        "pot": view.pot, "legal": [action_text(a) for a in legal], "can_end": can_end,
+        "pot": view.pot, "legal": list(legal), "can_end": can_end,
     }
 
 
@@ -107,8 +108,11 @@ class ExecBot:
         if answer.get("type") != "ready":
             raise Forfeit(self.seat, ForfeitReason.START, f"answered hello with {_shown(answer)}, not ready")
 
-    def choose(self, view: SeatView, legal: Sequence[Action], can_end: bool, rng: random.Random) -> Action | None:
-        answer = self._ask(view_message(view, legal, can_end), min(self.move_time, self.time_left))
+    def choose(self, view: SeatView | None, legal: Sequence[Action], can_end: bool,
+               rng: random.Random) -> Action | None:
+        assert view is not None  # an exec: bot reads its view: it is always given one
+        texts = [action_text(a) for a in legal]
+        answer = self._ask(view_message(view, texts, can_end), min(self.move_time, self.time_left))
         if answer.get("type") != "action" or "action" not in answer:
             raise Forfeit(self.seat, ForfeitReason.GARBAGE, f"answered a move with {_shown(answer)}")
         chosen = answer["action"]
@@ -116,10 +120,11 @@ class ExecBot:
             return None
         if not isinstance(chosen, str):
             raise Forfeit(self.seat, ForfeitReason.GARBAGE, f"an action that is not a string: {_shown(chosen)}")
-        for action in legal:
-            if action_text(action) == chosen:
-                return action
-        raise Forfeit(self.seat, ForfeitReason.ILLEGAL, f"{_shown(chosen)} is not one of the legal actions")
+        try:
+            return legal[texts.index(chosen)]
+        except ValueError:
+            raise Forfeit(self.seat, ForfeitReason.ILLEGAL,
+                          f"{_shown(chosen)} is not one of the legal actions") from None
 
     def _ask(self, message: Mapping[str, Any], limit: float, starting: bool = False) -> dict[str, Any]:
         process = self._process
