@@ -98,7 +98,7 @@ def play_turn(t: Table, bot: Bot, rng: random.Random, stock: list[Card] | None =
     """Play one turn for the player whose turn it is; return its actions (``pass`` if none).
 
     ``stock`` is the stock's order (top card last) when it is kept off a table that does not
-    know it: a draw then turns up its top card.
+    know it: a draw then turns up its top card (the stock empty, the engine refuses the draw).
     """
     actions: list[Action] = []
     while not t.over:
@@ -106,7 +106,7 @@ def play_turn(t: Table, bot: Bot, rng: random.Random, stock: list[Card] | None =
         action = bot.choose(t, legal, can_end_turn(t), rng)
         if action is None:
             break
-        if stock is not None and type(action) is Draw:
+        if stock and type(action) is Draw:
             action = Draw(stock.pop())
         apply(t, action)
         actions.append(action)
