@@ -7,10 +7,10 @@ It prints:
 - games per second of an arena of the built-in bots (greedy and random, 2 players, classic),
   on 1 and on 2 processes;
 - what the arena adds to the same games played as ``kcref play`` plays them (the engine's
-  ``play_hand`` with the bots given the whole table, and the log written), in-process: the
-  actions offered with the draw blind, the bots held to what they are offered and to their time,
-  the scores and places read from the table (target: under 10%). The built-in bots read no view,
-  and are made none; the same bots made to read one show what a seat's view costs besides;
+  ``play_hand`` with the bots given the whole table, and the log written), in-process: the bots
+  held to what they are offered and to their time, the stock kept off the table, the scores and
+  places read from the table, the log's tags (target: under 10%). The built-in bots read no
+  view, and are made none; the same bots made to read one show what a seat's view costs besides;
 - the protocol's cost per move of an ``exec:`` bot: round trips of a ``move`` to a Python
   program that answers at once, and what starting the program costs a game (target: under
   200 µs a move).

@@ -8,6 +8,7 @@ import json
 import os
 import random
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
@@ -18,16 +19,16 @@ from kcref.apps.arena.games import Setup
 from kcref.apps.arena.results import arena_json
 from kcref.apps.arena.run import ArenaRun, game_file, run_arena
 from kcref.cli import main
-from kcref.engine.bots import BOTS, NAMES, play_turn
+from kcref.engine.bots import BOTS, NAMES, play_hand, play_turn
 from kcref.engine.dealing import deal_from_deck
 from kcref.engine.duplicate import deal_deck, seatings
-from kcref.engine.seats import seat_view
+from kcref.engine.seats import SeatPlayer, seat_view
 from kcref.engine.table import Holding, Table
-from kcref.engine.turns import end_turn
+from kcref.engine.turns import can_end_turn, end_turn, legal_actions
 from kcref.model.cards import DECK, Card
 from kcref.model.codes import Severity
 from kcref.model.diagnostics import Diagnostic
-from kcref.model.events import Deal, Draw
+from kcref.model.events import Action, Deal, Draw, Turn
 from kcref.model.options import preset
 from kcref.notation.reader import read_text
 from kcref.referee.hand_score import hand_score
@@ -194,6 +195,35 @@ def some_table(turns: int, players: int = 3, rules: str = "commercial") -> Table
         play_turn(t, BOTS["greedy"], rng)
         end_turn(t)
     return t
+
+
+@pytest.mark.parametrize(("rules", "players"), [("classic", 2), ("commercial", 3), ("family", 4)])
+def test_a_hand_played_with_the_stock_kept_off_the_table_is_the_same_hand(rules: str, players: int) -> None:
+    """As the arena plays: the table does not know the stock's order, the draw is offered without
+    its card, and the log still names each card drawn."""
+    for seed in range(4):
+        args = (preset(rules), NAMES[:players], players - 1, [BOTS["greedy"], BOTS["random"]] * 3)
+        known = play_hand(*args, random.Random(seed), deck=deal_deck(seed, 1))
+        hidden = play_hand(*args, random.Random(seed), deck=deal_deck(seed, 1), hide_stock=True)
+        assert hidden.events == known.events and hidden.pot_won == known.pot_won
+        assert hidden.table.deck is None and any(isinstance(e, Turn) and Draw in map(type, e.actions)
+                                                 for e in hidden.events)
+
+
+def test_on_a_table_that_knows_the_stock_a_seat_is_offered_the_draw_without_its_card() -> None:
+    from tests.arena.seat_bots import Recorder
+
+    t = some_table(0)
+    legal = legal_actions(t)
+    (drawn,) = [a for a in legal if isinstance(a, Draw)]
+    assert drawn.card is not None
+
+    class Drawer(Recorder):
+        def choose(self, view: object, legal: Sequence[Action], can_end: bool, rng: random.Random) -> Action | None:
+            assert all(a.card is None for a in legal if isinstance(a, Draw))
+            return next(a for a in legal if isinstance(a, Draw))
+
+    assert SeatPlayer(t.player, Drawer()).choose(t, legal, can_end_turn(t), random.Random(1)) is drawn
 
 
 @pytest.mark.parametrize("turns", [0, 1, 5, 12])

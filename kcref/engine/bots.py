@@ -95,14 +95,20 @@ class GreedyBot:
 BOTS: Mapping[str, Bot] = {"random": RandomBot(), "greedy": GreedyBot()}
 
 
-def play_turn(t: Table, bot: Bot, rng: random.Random) -> list[Action]:
-    """Play one turn for the player whose turn it is; return its actions (``pass`` if none)."""
+def play_turn(t: Table, bot: Bot, rng: random.Random, stock: list[Card] | None = None) -> list[Action]:
+    """Play one turn for the player whose turn it is; return its actions (``pass`` if none).
+
+    ``stock`` is the stock's order (top card last) when it is kept off a table that does not
+    know it: a draw then turns up its top card (the stock empty, the engine refuses the draw).
+    """
     actions: list[Action] = []
     while not t.over:
         legal = legal_actions(t)
         action = bot.choose(t, legal, can_end_turn(t), rng)
         if action is None:
             break
+        if stock and type(action) is Draw:
+            action = Draw(stock.pop())
         apply(t, action)
         actions.append(action)
     if not actions:
@@ -125,20 +131,25 @@ class PlayedHand(NamedTuple):
 
 def play_hand(options: Options, names: Sequence[str], dealer: int, bot: Bot | Sequence[Bot], rng: random.Random, *,
               deck: Sequence[Card] | None = None, stacks: Sequence[int] | None = None,
-              pot: int = 0) -> PlayedHand:
+              pot: int = 0, hide_stock: bool = False) -> PlayedHand:
     """Deal (from ``deck``, or a deck shuffled by ``rng``) and play one whole hand.
 
     ``bot`` plays every seat, or ``bot[seat]`` plays each seat. A bot that raises
-    :class:`~kcref.engine.seats.Forfeit` ends the hand (:attr:`PlayedHand.forfeit`).
+    :class:`~kcref.engine.seats.Forfeit` ends the hand (:attr:`PlayedHand.forfeit`). With
+    ``hide_stock``, as the arena plays, the table does not know the stock's order: the draw is
+    offered without its card, and the card is turned up as it is drawn (the log still names it).
     """
     seats = list(bot) if isinstance(bot, Sequence) else [bot] * len(names)
     dealt = deal_from_deck(options, names, dealer, deck or shuffled_deck(rng), stacks=stacks, pot=pot)
     t = dealt.table
+    stock = None
+    if hide_stock:
+        stock, t.deck = t.deck, None  # kept here, as a dealer keeps it: the table only counts it
     events: list[Event] = [*(Deal(names[s], cards) for s, cards in enumerate(dealt.deals)), Layout(dealt.layout)]
     while not t.over and t.turns < MAX_TURNS:
         seat = t.player
         try:
-            actions = play_turn(t, seats[seat], rng)
+            actions = play_turn(t, seats[seat], rng, stock)
         except Forfeit as forfeit:
             return PlayedHand(events, t, forfeit=forfeit)
         end_turn(t)

@@ -4,8 +4,10 @@ A :class:`SeatView` is a frozen record of what a seat may see at one moment: its
 piles, how many cards every player and the stock hold, whose turn it is and what that turn has
 done so far. It is a copy, made for the move, and holds no reference to the table: never another
 player's cards, nor the order of the stock. The legal actions a seat bot is offered hide the
-stock's order too: the draw is offered as a plain ``draw`` (:func:`blind_actions`), and
-:class:`SeatPlayer` puts the card back before the engine applies it.
+stock's order too: the draw is offered as a plain ``draw``. The arena plays on a table that does
+not know that order (:func:`kcref.engine.bots.play_hand` with ``hide_stock``), whose draw has no
+card to hide; on a table that knows it, :class:`SeatPlayer` offers the draw without its card
+(:func:`blind_actions`) and puts the card back before the engine applies it.
 
 A seat bot that chooses from the legal actions alone says so (``reads_view = False``, as the
 built-in bots do): it is given no view, and none is made for it.
@@ -138,9 +140,10 @@ class Forfeit(Exception):
 @final
 class SeatPlayer:
     """A :class:`~kcref.engine.bots.Bot` for one seat that shows its seat bot only
-    :func:`seat_view` (made only for a bot that :func:`reads_view`) and :func:`blind_actions`,
-    and holds it to what it was offered. With nothing to offer, when the turn may end, it ends
-    the turn without asking the bot.
+    :func:`seat_view` (made only for a bot that :func:`reads_view`) and the legal actions as a
+    tuple, with the draw's card hidden (:func:`blind_actions`) where the table knows it, and holds
+    the bot to what it was offered. With nothing to offer, when the turn may end, it ends the turn
+    without asking the bot.
 
     With a ``clock`` (seconds, e.g. ``time.monotonic``), it holds the bot to ``move_time`` a
     move and ``game_time`` over the game too. A bot in this process cannot be stopped while it
@@ -160,7 +163,7 @@ class SeatPlayer:
         if not legal and can_end:
             return None  # nothing to choose: the turn ends without asking the bot
         seat, clock = self.seat, self.clock
-        offered = blind_actions(legal)
+        offered = tuple(legal) if t.deck is None else blind_actions(legal)
         view = seat_view(t, seat) if self.reads_view else None
         try:
             if clock is None:

@@ -96,7 +96,7 @@ def play_game(setup: Setup, seating: Seating) -> GameResult:
             dealt = deal_from_deck(options, names, dealer, deck)
             played = PlayedHand(list(dealt.events()), dealt.table, forfeit=early)
         else:
-            played = play_hand(options, names, dealer, seats, rng, deck=deck)
+            played = play_hand(options, names, dealer, seats, rng, deck=deck, hide_stock=True)
     finally:
         for seat, bot in enumerate(execs):
             if bot is not None:
