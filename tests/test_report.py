@@ -28,7 +28,7 @@ from kcref.notation.reader import read_file
 from kcref.referee.grouping import HandRecord
 from kcref.referee.replay import table_at
 from kcref.referee.setup_checks import checked_hands
-from kcref.render.replay_steps import CARD_CHARS, Encoder, hand_replay, step_lines
+from kcref.render.replay_steps import CARD_CHARS, Encoder, HandReplay, replayed_hand, step_lines
 from kcref.render.table_svg import state_of
 from tests.util import ROOT
 
@@ -216,9 +216,14 @@ def _records(path: Path) -> list[HandRecord]:
     return [r for r in checked_hands(read_file(str(path)), str(path)) if isinstance(r, HandRecord)]
 
 
+def _replay(record: HandRecord) -> HandReplay:
+    """The steps of ``record`` as the report takes them, from the replay that judges it."""
+    return replayed_hand(record)[1]
+
+
 def test_each_step_is_the_table_after_its_line() -> None:
     record = _records(COMMERCIAL)[0]
-    replay = hand_replay(record)
+    replay = _replay(record)
     lines = step_lines(record)
     assert lines[0] == 14 and [s.line for s in replay.steps] == lines and not replay.stop
     for state in replay.steps:
@@ -230,7 +235,7 @@ def test_each_step_is_the_table_after_its_line() -> None:
 
 def test_the_replay_stops_at_a_rule_error_with_its_message() -> None:
     record = _records(ILLEGAL)[1]
-    replay = hand_replay(record)
+    replay = _replay(record)
     assert replay.stop == "stopped at line 33: KC310 it is Bob's turn, not Cy's"
     assert [s.line for s in replay.steps] == [32, 33]
     assert replay.steps[-1].note == replay.stop
@@ -242,7 +247,7 @@ def test_a_cut_hand_stops_before_the_line_that_cannot_be_judged(tmp_path: Path) 
         "Ann: JH->N; 10C->N", "Ann: JH->N;; 10C->N"), encoding="utf-8")
     record = _records(log)[0]
     assert record.cut is not None
-    replay = hand_replay(record)
+    replay = _replay(record)
     assert replay.steps[-1].line == record.cut.line
     assert replay.stop.startswith(f"stopped before line {record.cut.line}, which cannot be judged")
 
@@ -261,7 +266,7 @@ def _parts(changes: str) -> dict[int, str]:
 
 
 def test_steps_are_encoded_as_changes() -> None:
-    replay = hand_replay(_records(COMMERCIAL)[0])
+    replay = _replay(_records(COMMERCIAL)[0])
     encoder = Encoder()
     first: list[Any] = encoder.step(replay.steps[0])
     second: list[Any] = encoder.step(replay.steps[1])
@@ -306,7 +311,7 @@ def test_the_steps_decode_to_every_table() -> None:
 
     for path in (COMMERCIAL, ILLEGAL, ROOT / "samples/family-night.log"):
         for record in _records(path):
-            replay = hand_replay(record)
+            replay = _replay(record)
             states = _expand(encode_replay(record, replay))
             assert len(states) == len(replay.steps)
             for state, table in zip(states, replay.steps):

@@ -122,11 +122,6 @@ def replayed_hand(record: HandRecord, stacks: Mapping[str, int] | None = None,
     return verdict, HandReplay(tuple(steps.steps), steps.stop)
 
 
-def hand_replay(record: HandRecord, stacks: Mapping[str, int] | None = None, pot: int = 0) -> HandReplay:
-    """The table after each line of ``record`` (chips carried in as the referee carries them)."""
-    return replayed_hand(record, stacks, pot)[1]
-
-
 # --- the replay as the page's script reads it -----------------------------------------------------
 
 
