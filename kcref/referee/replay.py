@@ -68,6 +68,7 @@ class _Replay:
         self.penalties: list[Penalty] = []
         self.table: Table | None = None
         self.noted = 0
+        self.stopped = False
         self.error: Diagnostic | None = None
         """The rule error that stopped the replay, once one has."""
         self.ended_by: str = ""
@@ -90,7 +91,7 @@ class _Replay:
         other.diagnostics = list(self.diagnostics)
         other.penalties = list(self.penalties)
         other.table = self.table.copy() if self.table is not None else None
-        other.noted, other.error, other.ended_by = self.noted, self.error, self.ended_by
+        other.noted, other.stopped, other.ended_by = self.noted, self.stopped, self.ended_by
         other.out_at, other.actions = self.out_at, self.actions
         other.seats, other.events, other.begin, other.next = self.seats, self.events, self.begin, self.next
         other.in_order = self.in_order
@@ -105,6 +106,7 @@ class _Replay:
     def _fail(self, span: Span, col: int, err: IllegalAction) -> None:
         self._report(span, col, err.code, err.message)
         self.error = self.diagnostics[-1]
+        self.stopped = True
 
     def _drain_notes(self, span: Span, cols: tuple[int, ...], default: Span) -> None:
         """Report the engine's new notes (penalties, debts) at the actions they name."""
@@ -238,7 +240,7 @@ class _Replay:
     def run(self, until: int | None = None) -> None:
         """Judge the hand's turns, blocked and reveal lines (those up to line ``until``) not judged
         yet: called again with a later line, the replay goes on from where it stopped."""
-        if self.table is None or self.error is not None:
+        if self.table is None or self.stopped:
             return
         for ev in self._play_lines(until):
             if isinstance(ev, Turn):
@@ -247,7 +249,7 @@ class _Replay:
                 self.blocked(ev)
             elif isinstance(ev, Reveal):
                 self.reveal(ev)
-            if self.error is not None:
+            if self.stopped:
                 break
 
     def _play_lines(self, until: int | None) -> Iterable[Event]:
@@ -270,7 +272,7 @@ class _Replay:
         hand ends: on a copy, as a reveal line after the going out may still show cards left, to pay for."""
         self.run(line)
         t = self.table
-        if t is not None and t.winner is not None and self.error is None:
+        if t is not None and t.winner is not None and not self.stopped:
             t = t.copy()
             settle(t)
         cut = self.record.cut
@@ -282,12 +284,12 @@ class _Replay:
         rec = self.record
         t = self.table
         cut = rec.cut
-        complete = cut is None and self.error is None
+        complete = cut is None and not self.stopped
         pot, points = self._end(t, complete) if t is not None else (0, None)
         if cut is not None and rec.players and cut.code not in QUIET_CUTS:
             self._report(Span(rec.path, cut.line, cut.column), cut.column, "KC504", self._cut_note())
         diagnostics = self.diagnostics
-        stopped_at = _stopped_at(diagnostics, cut, self.error is not None, self.in_order)
+        stopped_at = _stopped_at(diagnostics, cut, self.stopped, self.in_order)
         if t is None:
             return HandVerdict(
                 path=rec.path, index=rec.index, number=rec.start.number, players=rec.players,
@@ -468,7 +470,7 @@ class OpenHand:
     @property
     def stopped(self) -> bool:
         """A rule error stopped the replay: the lines after it are not judged."""
-        return self._replay.error is not None
+        return self._replay.stopped
 
     @property
     def out_line(self) -> int | None:
