@@ -91,7 +91,7 @@ class _Replay:
         other.diagnostics = list(self.diagnostics)
         other.penalties = list(self.penalties)
         other.table = self.table.copy() if self.table is not None else None
-        other.noted, other.stopped, other.ended_by = self.noted, self.stopped, self.ended_by
+        other.noted, other.stopped, other.error, other.ended_by = self.noted, self.stopped, self.error, self.ended_by
         other.out_at, other.actions = self.out_at, self.actions
         other.seats, other.events, other.begin, other.next = self.seats, self.events, self.begin, self.next
         other.in_order = self.in_order
