@@ -1,16 +1,16 @@
-"""Value objects are two idioms, each built by its constructors.
+"""Value objects are built by their constructors, in the idioms docs/architecture.md describes.
 
-docs/architecture.md says which and why; these tests hold the package to them: each record is
-what ``@dataclass(frozen=True, slots=True)`` makes (nothing replaces its methods); each event of
-a line is a final, slotted :class:`~kcref.model.events.LineEvent` whose fields are its
-constructor's parameters, each ``Final``; and no module builds a record around its constructor
-(``object.__new__``, ``tuple.__new__``) or changes an object's class.
+These tests hold the package to them: each event of a line, each action and the hand's record
+and verdict is a final, slotted :class:`~kcref.model.events.Value` whose fields are its
+constructor's parameters, each ``Final``; the other records are what
+``@dataclass(frozen=True, slots=True)`` makes (nothing replaces its methods); and no module
+builds a record around its constructor (``object.__new__``, ``tuple.__new__``) or changes an
+object's class.
 """
 
 from __future__ import annotations
 
 import ast
-import dataclasses
 import pickle
 from pathlib import Path
 
@@ -18,7 +18,7 @@ import pytest
 
 from kcref.model import events
 from kcref.model.cards import Pile, parse_card
-from kcref.model.events import Deal, Draw, HandStart, Layout, PlayCard, Reveal, Span, Tag, Turn
+from kcref.model.events import Deal, Draw, HandStart, Layout, MovePile, Pass, PlayCard, Reveal, Span, Tag, Turn
 from kcref.notation.reader import read_text
 from kcref.referee.grouping import Cut, HandRecord, iter_hands
 from kcref.referee.pipeline import check_text
@@ -30,7 +30,13 @@ from tests.util import COMPILED_BUILD, PACKAGE
 
 EVENT_CLASSES = [c for c in vars(events).values()
                  if isinstance(c, type) and issubclass(c, events.LineEvent) and c is not events.LineEvent]
-RECORDS = [HandRecord, HandVerdict, Night, Standing, RuleSet, RunningTotals, HeadToHead]
+RECORDS = [Night, Standing, RuleSet, RunningTotals, HeadToHead]
+VALUES: dict[str, list[type[events.Value]]] = {
+    "model/events.py": [*EVENT_CLASSES, PlayCard, MovePile, Draw, Pass],
+    "referee/grouping.py": [HandRecord],
+    "referee/verdict.py": [HandVerdict],
+}
+"""The modules that define :class:`~kcref.model.events.Value` classes, and those classes."""
 
 SPAN = Span("t.log", 3, 1)
 KS, TH = parse_card("KS"), parse_card("10H")
@@ -53,16 +59,18 @@ def test_a_record_is_a_plain_frozen_slotted_dataclass(cls: type) -> None:
     assert cls.__mro__[1:] == (object,)
 
 
-def _value_classes_in_source() -> dict[str, ast.ClassDef]:
-    tree = ast.parse((PACKAGE / "model" / "events.py").read_text(encoding="utf-8"))
+def _value_classes_in_source(module: str) -> dict[str, ast.ClassDef]:
+    tree = ast.parse((PACKAGE / module).read_text(encoding="utf-8"))
     return {node.name: node for node in tree.body if isinstance(node, ast.ClassDef)
             and node.name != "LineEvent" and any(isinstance(b, ast.Name) and b.id in ("LineEvent", "Value")
                                                  for b in node.bases)}
 
 
-def test_every_event_and_action_class_is_written_in_the_one_idiom() -> None:
-    classes = _value_classes_in_source()
-    assert {c.__name__ for c in EVENT_CLASSES} | {"PlayCard", "MovePile", "Draw", "Pass"} == set(classes)
+@pytest.mark.parametrize("module", sorted(VALUES))
+def test_every_value_class_is_written_in_the_one_idiom(module: str) -> None:
+    classes = _value_classes_in_source(module)
+    by_name = {cls.__name__: cls for cls in VALUES[module]}
+    assert set(by_name) == set(classes)
     for name, node in classes.items():
         assert [d.id for d in node.decorator_list if isinstance(d, ast.Name)] == ["final"], name
         inits = [f for f in node.body if isinstance(f, ast.FunctionDef) and f.name == "__init__"]
@@ -72,7 +80,7 @@ def test_every_event_and_action_class_is_written_in_the_one_idiom() -> None:
             # every statement sets one parameter as a Final attribute of the same name, in order (or is a docstring)
             sets = [st for st in init.body if not (isinstance(st, ast.Expr) and isinstance(st.value, ast.Constant))]
             assert [ast.unparse(st) for st in sets] == [f"self.{p}: Final = {p}" for p in params], name
-        cls = getattr(events, name)
+        cls = by_name[name]
         assert cls.__match_args__ == tuple(params) and set(cls._compared) <= set(params), name
         assigned = {t.id: ast.unparse(st.value) for st in node.body if isinstance(st, ast.Assign)
                     for t in st.targets if isinstance(t, ast.Name)}
@@ -82,7 +90,7 @@ def test_every_event_and_action_class_is_written_in_the_one_idiom() -> None:
         if issubclass(cls, events.LineEvent):
             assert {"span", "cols"}.isdisjoint(cls._compared), name
             assert cls.__mro__[1:] == (events.LineEvent, events.Value, object), name
-        else:  # an action: all of it is its value
+        else:  # an action, a hand's record or its verdict: all of it is its value
             assert cls._compared == cls.__match_args__ and cls.__mro__[1:] == (events.Value, object), name
         assert "__dict__" not in dir(cls), name
 
@@ -121,12 +129,34 @@ def test_events_compare_without_their_place_pickle_and_match() -> None:
             pytest.fail("a Turn matches by position, in the constructor's order")
 
 
-def test_records_keep_the_dataclass_behaviour() -> None:
-    verdict = check_text('[Players "Ann, Bob"]\nhand 1 dealer Bob\nlayout N:9D E:JS S:3C W:5H\nBob: draw\n',
-                         "t.log", keep_hands=True).hands[0]
+def test_the_record_and_the_verdict_are_values() -> None:
+    text = '[Players "Ann, Bob"]\nhand 1 dealer Bob\nlayout N:9D E:JS S:3C W:5H\nBob: draw\nAnn: pass\n'
+    verdict = check_text(text, "t.log", keep_hands=True).hands[0]
     assert pickle.loads(pickle.dumps(verdict)) == verdict
-    values = {f.name: getattr(verdict, f.name) for f in dataclasses.fields(verdict)}
-    assert dataclasses.replace(verdict, actions=7) == HandVerdict(**{**values, "actions": 7}) != verdict
+    again = HandVerdict(*verdict.fields())
+    assert again == verdict and hash(again) == hash(verdict) and repr(again) == repr(verdict)
+    assert repr(verdict).startswith("HandVerdict(path='t.log', index=1, number=1, players=('Ann', 'Bob'), ")
+    more = verdict.with_diagnostics(verdict.diagnostics[:1])
+    assert more.diagnostics == verdict.diagnostics + verdict.diagnostics[:1] and more != verdict
+    assert more.fields()[:19] == verdict.fields()[:19] and more.fields()[20:] == verdict.fields()[20:]
+    # equality takes every field: one field changed makes another verdict
+    for at, name in enumerate(HandVerdict.__match_args__):
+        changed = [*verdict.fields()]
+        changed[at] = ("other",) if name != "path" else "other.log"
+        assert HandVerdict(*changed) != verdict, name
+    match verdict:
+        case HandVerdict(path="t.log", players=("Ann", "Bob"), winner=None):
+            pass
+        case _:
+            pytest.fail("a verdict matches by its fields")
+    record = next(r for r in iter_hands(read_text(text, "t.log"), "t.log") if isinstance(r, HandRecord))
+    assert HandRecord(*record.fields()) == record and record.with_index(1) == record
+    assert record.with_index(4).fields() == (*record.fields()[:1], 4, *record.fields()[2:])
+    turn = Turn("Bob", (Draw(),), Span("t.log", 6, 1), "# kcref: ignore[KC401]")
+    grown = record.with_event(turn)
+    assert grown.events == (*record.events, turn) and grown.marked == (turn,) and grown != record
+    plain = Turn("Bob", (Draw(),), Span("t.log", 6, 1))
+    assert record.with_event(plain).marked == () and record.with_event(plain).events[-1] is plain
 
 
 def test_verdicts_and_records_come_back_from_a_worker() -> None:

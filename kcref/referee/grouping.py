@@ -8,13 +8,12 @@ from __future__ import annotations
 
 import datetime
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, fields, replace
-from typing import Any, NamedTuple
+from typing import Any, Final, NamedTuple, final
 
 from ..model.clip import clip
 from ..model.codes import UNREADABLE
 from ..model.diagnostics import Diagnostic, diagnostic
-from ..model.events import TRIVIA, Event, HandStart, Span, Tag, Turn
+from ..model.events import TRIVIA, Blocked, Event, HandStart, Reveal, Span, Tag, Turn, Value
 from ..model.options import (
     DEFAULT_PRESET,
     OPTION_TAGS,
@@ -49,30 +48,38 @@ class Cut(NamedTuple):
     """The code of the error found there."""
 
 
-@dataclass(frozen=True, slots=True)
-class HandRecord:
-    """One hand of a log with everything needed to judge it."""
+@final
+class HandRecord(Value):
+    """One hand of a log with everything needed to judge it, compared by all its fields."""
 
-    path: str
-    index: int
-    """1-based position of the hand in its file."""
-    start: HandStart
-    players: tuple[str, ...]
-    """Names in seat order, P1 first."""
-    dealer: int
-    """Seat index (0-based) of the dealer; the player after it plays first."""
-    options: Options
-    rules: str
-    """The preset named by the ``Rules`` tag in force (``classic`` by default)."""
-    tags: tuple[Tag, ...]
-    """The tags in force for this hand, the latest of each name, in order of first appearance."""
-    events: tuple[Event, ...]
-    """The hand's events after its ``hand`` line, without comments and blank lines."""
-    cut: Cut | None = None
-    """The first line that cannot be judged, if any: the hand is replayed up to it only."""
-    marked: tuple[Event, ...] = ()
-    """The events among ``events`` whose comment holds :data:`~kcref.notation.lexicon.SUPPRESSION_MARK`,
-    in order, set aside as they are read: the only ones whose suppressions are to be read."""
+    __match_args__ = ("path", "index", "start", "players", "dealer", "options", "rules", "tags", "events", "cut",
+                      "marked")
+    __slots__ = __match_args__
+    _compared = __match_args__
+
+    def __init__(self, path: str, index: int, start: HandStart, players: tuple[str, ...], dealer: int,
+                 options: Options, rules: str, tags: tuple[Tag, ...], events: tuple[Event, ...],
+                 cut: Cut | None = None, marked: tuple[Event, ...] = ()) -> None:
+        self.path: Final = path
+        self.index: Final = index
+        """1-based position of the hand in its file."""
+        self.start: Final = start
+        self.players: Final = players
+        """Names in seat order, P1 first."""
+        self.dealer: Final = dealer
+        """Seat index (0-based) of the dealer; the player after it plays first."""
+        self.options: Final = options
+        self.rules: Final = rules
+        """The preset named by the ``Rules`` tag in force (``classic`` by default)."""
+        self.tags: Final = tags
+        """The tags in force for this hand, the latest of each name, in order of first appearance."""
+        self.events: Final = events
+        """The hand's events after its ``hand`` line, without comments and blank lines."""
+        self.cut: Final = cut
+        """The first line that cannot be judged, if any: the hand is replayed up to it only."""
+        self.marked: Final = marked
+        """The events among ``events`` whose comment holds :data:`~kcref.notation.lexicon.SUPPRESSION_MARK`,
+        in order, set aside as they are read: the only ones whose suppressions are to be read."""
 
     @property
     def number(self) -> int | None:
@@ -94,16 +101,24 @@ class HandRecord:
         """This record cut at ``cut`` too (the earlier of two cuts wins)."""
         if self.cut is not None and (self.cut.line, self.cut.column) <= (cut.line, cut.column):
             return self
-        return replace(self, cut=cut)
+        return HandRecord(self.path, self.index, self.start, self.players, self.dealer, self.options, self.rules,
+                          self.tags, self.events, cut, self.marked)
+
+    def with_index(self, index: int) -> HandRecord:
+        """This record as the hand at ``index`` of its file."""
+        return HandRecord(self.path, index, self.start, self.players, self.dealer, self.options, self.rules,
+                          self.tags, self.events, self.cut, self.marked)
+
+    def with_event(self, event: Turn | Blocked | Reveal) -> HandRecord:
+        """This record with the play line ``event`` after its events (and after its marked ones,
+        when its comment holds the suppression mark)."""
+        marked = (*self.marked, event) if SUPPRESSION_MARK in event.comment else self.marked
+        return HandRecord(self.path, self.index, self.start, self.players, self.dealer, self.options, self.rules,
+                          self.tags, (*self.events, event), self.cut, marked)
 
     def seat(self, ref: str) -> int | None:
         """The 0-based seat of a player written as a seat tag (``P2``) or a listed name."""
         return resolve_player(ref, self.players)
-
-    def __reduce__(self) -> tuple[type[HandRecord], tuple[object, ...]]:
-        """Pickled as a call of its constructor: a compiled frozen record cannot be rebuilt a
-        field at a time, the way pickle rebuilds a plain one."""
-        return type(self), tuple(getattr(self, f.name) for f in fields(self))
 
 
 def resolve_player(ref: str, players: tuple[str, ...]) -> int | None:

@@ -961,7 +961,7 @@ def _judge(path: str, s: _State, event: Event) -> _Judged:
                 previous_number = item.number
                 continue
             index = s.done + 1 + len(records)  # its place in the log, not in the window read
-            record, diagnostics = check_hand(item if item.index == index else replace(item, index=index),
+            record, diagnostics = check_hand(item if item.index == index else item.with_index(index),
                                              previous_number)
             previous_number = record.number
             records.append((record, [d for d in diagnostics if d.code not in NOT_YET]))
@@ -984,7 +984,7 @@ def _judge(path: str, s: _State, event: Event) -> _Judged:
             verdict = referee_hand(record, carry.stacks, carry.pot)
         asserted = check_assertions(record, verdict)
         if asserted:
-            verdict = replace(verdict, diagnostics=verdict.diagnostics + tuple(asserted))
+            verdict = verdict.with_diagnostics(tuple(asserted))
         found.extend(verdict.diagnostics)
         judged.append((record, verdict))
         if verdict.valid:
@@ -1031,8 +1031,7 @@ def _judge_play(s: _State, event: Turn | Blocked | Reveal) -> _Judged | None:
             return None
     if size >= MAX_HAND_ITEMS or (isinstance(event, (Turn, Reveal)) and record.seat(event.player) is None):
         return None
-    marked = (*record.marked, event) if SUPPRESSION_MARK in event.comment else record.marked
-    record = replace(record, events=(*record.events, event), marked=marked)
+    record = record.with_event(event)
     replay = replay.then(record)
     verdict = replay.verdict()
     found = verdict.diagnostics

@@ -233,7 +233,7 @@ class FileCheck:
         replayed = verdict.diagnostics
         asserted = check_assertions(record, verdict)
         if asserted:
-            verdict = replace(verdict, diagnostics=verdict.diagnostics + tuple(asserted))
+            verdict = verdict.with_diagnostics(tuple(asserted))
         if self.keep_hands:
             report.hands.append(verdict)
         report.hand_lines.append(record.start.span.line)

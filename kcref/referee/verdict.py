@@ -5,12 +5,11 @@ A verdict is the :class:`kcref.model.systems.HandResult` that the scoring system
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
-from typing import NamedTuple
+from typing import Final, NamedTuple, final
 
 from ..model.cards import Card
 from ..model.diagnostics import Diagnostic
-from ..model.events import Span
+from ..model.events import Span, Value
 from ..model.options import Options
 
 
@@ -23,58 +22,78 @@ class Penalty(NamedTuple):
     span: Span
 
 
-@dataclass(frozen=True, slots=True)
-class HandVerdict:
-    """Everything the referee found in one hand.
+@final
+class HandVerdict(Value):
+    """Everything the referee found in one hand, compared by all its fields.
 
     Chips are conserved: ``sum(stacks_start) + pot_start == sum(stacks_end) + pot_left``.
     Stacks may be negative (a debt), never clipped.
     """
 
-    path: str
-    index: int
-    """1-based position of the hand in its file."""
-    number: int | None
-    """The number written on the ``hand`` line, if any."""
-    players: tuple[str, ...]
-    dealer: int
-    rules: str
-    options: Options
-    valid: bool
-    """The hand was replayed to its end without a rule error, and every line could be judged
-    (see ``stopped_at``). Only valid hands are scored."""
-    winner: int | None
-    """The seat of the player who went out."""
-    blocked: bool
-    cards_left: tuple[tuple[Card, ...] | int, ...]
-    """Per seat: the cards left when they are all known, else how many."""
-    points: tuple[int | None, ...] | None
-    """Per seat, the value of the cards left, where the scoring system values them
-    (``card_value``: ``penalty``, ``pips``, ``dutch``); ``None`` for a seat whose cards left are
-    unknown; ``None`` altogether for other scoring systems and for a hand with a rule error (it
-    is not scored)."""
-    stacks_start: tuple[int, ...] | None
-    """Chips per seat before the ante, where chips are played."""
-    stacks_end: tuple[int, ...] | None
-    """Chips per seat at the end of the hand, after the winner took the pot."""
-    ante: int
-    pot_start: int
-    """Chips already in the pot when the hand began (carried over from a hand nobody won)."""
-    pot: int
-    """The pot when play stopped: what the winner took (the hand's score under ``chips``);
-    with no winner nobody takes it, and it is all in ``pot_left``."""
-    pot_left: int
-    """Chips still in the pot after the hand (nobody took them)."""
-    penalties: tuple[Penalty, ...]
-    diagnostics: tuple[Diagnostic, ...]
-    actions: int
-    """Actions judged."""
-    unvalued: tuple[int, ...] = ()
-    """Seats whose cards left could not be valued exactly (unknown cards, no reveal): their
-    points are None, and the chips they paid for them are the least those cards can be worth."""
-    stopped_at: int | None = None
-    """The line past which the hand was not judged: its first rule error, or a line that cannot
-    be judged (a syntax or set-up error); None when the hand was judged to its end."""
+    __match_args__ = ("path", "index", "number", "players", "dealer", "rules", "options", "valid", "winner",
+                      "blocked", "cards_left", "points", "stacks_start", "stacks_end", "ante", "pot_start", "pot",
+                      "pot_left", "penalties", "diagnostics", "actions", "unvalued", "stopped_at")
+    __slots__ = __match_args__
+    _compared = __match_args__
+
+    def __init__(self, path: str, index: int, number: int | None, players: tuple[str, ...], dealer: int,
+                 rules: str, options: Options, valid: bool, winner: int | None, blocked: bool,
+                 cards_left: tuple[tuple[Card, ...] | int, ...], points: tuple[int | None, ...] | None,
+                 stacks_start: tuple[int, ...] | None, stacks_end: tuple[int, ...] | None, ante: int,
+                 pot_start: int, pot: int, pot_left: int, penalties: tuple[Penalty, ...],
+                 diagnostics: tuple[Diagnostic, ...], actions: int, unvalued: tuple[int, ...] = (),
+                 stopped_at: int | None = None) -> None:
+        self.path: Final = path
+        self.index: Final = index
+        """1-based position of the hand in its file."""
+        self.number: Final = number
+        """The number written on the ``hand`` line, if any."""
+        self.players: Final = players
+        self.dealer: Final = dealer
+        self.rules: Final = rules
+        self.options: Final = options
+        self.valid: Final = valid
+        """The hand was replayed to its end without a rule error, and every line could be judged
+        (see ``stopped_at``). Only valid hands are scored."""
+        self.winner: Final = winner
+        """The seat of the player who went out."""
+        self.blocked: Final = blocked
+        self.cards_left: Final = cards_left
+        """Per seat: the cards left when they are all known, else how many."""
+        self.points: Final = points
+        """Per seat, the value of the cards left, where the scoring system values them
+        (``card_value``: ``penalty``, ``pips``, ``dutch``); ``None`` for a seat whose cards left are
+        unknown; ``None`` altogether for other scoring systems and for a hand with a rule error (it
+        is not scored)."""
+        self.stacks_start: Final = stacks_start
+        """Chips per seat before the ante, where chips are played."""
+        self.stacks_end: Final = stacks_end
+        """Chips per seat at the end of the hand, after the winner took the pot."""
+        self.ante: Final = ante
+        self.pot_start: Final = pot_start
+        """Chips already in the pot when the hand began (carried over from a hand nobody won)."""
+        self.pot: Final = pot
+        """The pot when play stopped: what the winner took (the hand's score under ``chips``);
+        with no winner nobody takes it, and it is all in ``pot_left``."""
+        self.pot_left: Final = pot_left
+        """Chips still in the pot after the hand (nobody took them)."""
+        self.penalties: Final = penalties
+        self.diagnostics: Final = diagnostics
+        self.actions: Final = actions
+        """Actions judged."""
+        self.unvalued: Final = unvalued
+        """Seats whose cards left could not be valued exactly (unknown cards, no reveal): their
+        points are None, and the chips they paid for them are the least those cards can be worth."""
+        self.stopped_at: Final = stopped_at
+        """The line past which the hand was not judged: its first rule error, or a line that cannot
+        be judged (a syntax or set-up error); None when the hand was judged to its end."""
+
+    def with_diagnostics(self, more: tuple[Diagnostic, ...]) -> HandVerdict:
+        """This verdict with ``more`` diagnostics after its own (those of the hand's assertion lines)."""
+        return HandVerdict(self.path, self.index, self.number, self.players, self.dealer, self.rules, self.options,
+                           self.valid, self.winner, self.blocked, self.cards_left, self.points, self.stacks_start,
+                           self.stacks_end, self.ante, self.pot_start, self.pot, self.pot_left, self.penalties,
+                           self.diagnostics + more, self.actions, self.unvalued, self.stopped_at)
 
     @property
     def finished(self) -> bool:
@@ -97,9 +116,3 @@ class HandVerdict:
     def stacks_by_name(self) -> dict[str, int]:
         """The end stacks keyed by player name (empty where chips are not played)."""
         return dict(zip(self.players, self.stacks_end or ()))
-
-    def __reduce__(self) -> tuple[type[HandVerdict], tuple[object, ...]]:
-        """Pickled as a call of its constructor (a worker of ``check_paths`` sends verdicts back
-        pickled): a compiled frozen record cannot be rebuilt a field at a time, the way pickle
-        rebuilds a plain one."""
-        return type(self), tuple(getattr(self, f.name) for f in fields(self))

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from ...engine.carry import ChipCarry
 from ...files.config import Config
@@ -149,7 +149,7 @@ class _Window:
                 break
             self.index += 1
             if record.index != self.index:
-                record = replace(record, index=self.index)
+                record = record.with_index(self.index)
                 check.judged[-1] = record  # the record the check pairs with the verdict
             carried = _carried(carry)
             carry.before(record.options)
