@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import io
 import shutil
-from dataclasses import replace
 from pathlib import Path
 
 from click.testing import CliRunner
@@ -15,7 +14,7 @@ from kcref.cli import main
 from kcref.files.inputs import resolve
 from kcref.model.events import Span
 from kcref.referee.pipeline import check_file
-from kcref.referee.verdict import Penalty
+from kcref.referee.verdict import HandVerdict, Penalty
 from kcref.render.check_formats import CheckSettings
 from kcref.render.diagnostic_lines import format_located
 from kcref.render.settlement import settlement_line
@@ -135,9 +134,11 @@ def test_a_hostile_path_is_escaped(tmp_path: Path) -> None:
 
 def test_blocked_hand_and_points_are_worded() -> None:
     verdict = check_file(str(ROOT / NIGHT)).hands[0]
-    blocked = replace(verdict, winner=None, blocked=True, pot_left=verdict.pot, number=None, index=7,
-                      cards_left=(1, 2, 3, 4), points=(1, 2, None, 4),
-                      penalties=(Penalty(3, 1, "KC401", Span("x", 1, 1)), Penalty(3, 2, "KC402", Span("x", 2, 1))))
+    fields = dict(zip(HandVerdict.__match_args__, verdict.fields()))
+    fields.update(winner=None, blocked=True, pot_left=verdict.pot, number=None, index=7, cards_left=(1, 2, 3, 4),
+                  points=(1, 2, None, 4),
+                  penalties=(Penalty(3, 1, "KC401", Span("x", 1, 1)), Penalty(3, 2, "KC402", Span("x", 2, 1))))
+    blocked = HandVerdict(**fields)  # type: ignore[arg-type]
     assert settlement_line(blocked) == (
         "hand 7: the hand is blocked: nobody went out; the pot of 16 stays; cards left: Dora 1, Eli 2, "
         "Fran 3, Gus 4; points: Dora 1, Eli 2, Fran ?, Gus 4; chips paid: Gus 3")

@@ -44,5 +44,5 @@ def test_plain_lines_print_as_they_are() -> None:
     d = Diagnostic("night.log", 3, 30, Severity.INFO, "KC401", "Bob made no play: pays 1 chip", "Bob: draw 4H")
     assert format_text(d) == "night.log:3:30: info KC401 Bob made no play: pays 1 chip\n    Bob: draw 4H\n" \
                              "                ^"
-    assert format_text(d._replace(path=":x", message="a ##[b")) == \
+    assert format_text(Diagnostic(":x", 3, 30, Severity.INFO, "KC401", "a ##[b", "Bob: draw 4H")) == \
         "./:x:3:30: info KC401 a ##\ufffdb\n    Bob: draw 4H\n                ^"

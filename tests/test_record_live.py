@@ -60,7 +60,8 @@ def test_the_first_refused_line_of_an_invalid_sample_has_check_s_first_error(sam
     number, judged = refused
     assert first is not None
     assert number == first.line
-    assert any((d.line, d.column, d.code, d.message) == first[1:3] + first[4:6] for d in judged.at(str(sample), number))
+    assert any((d.line, d.column, d.code, d.message) == (first.line, first.column, first.code, first.message)
+               for d in judged.at(str(sample), number))
 
 
 def test_a_refused_line_leaves_the_state_as_it_was() -> None:

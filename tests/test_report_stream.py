@@ -70,7 +70,7 @@ def test_each_part_shows_the_diagnostics_of_check_at_its_lines(path: Path) -> No
     shown: list[Any] = [*data.files[0].diagnostics]
     for part in parts:
         shown += [d for line in part.listing.lines for d in line.diagnostics] + list(part.listing.unlisted)
-    assert sorted(shown, key=repr) == sorted((d._replace(source="") for d in report.diagnostics), key=repr)
+    assert sorted(shown, key=repr) == sorted((d.with_source("") for d in report.diagnostics), key=repr)
 
 
 def test_the_page_comes_in_chunks_and_again_on_each_pass() -> None:

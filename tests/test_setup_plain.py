@@ -4,15 +4,15 @@ full checks would say nothing, and it does take the hands of real logs."""
 from __future__ import annotations
 
 import glob
-from dataclasses import replace
 from functools import cache
+from typing import TypeVar
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kcref.engine.bots import play_log
 from kcref.model.cards import DECK, Pile
-from kcref.model.events import Assertion, Claim, Deal, Event, Layout, Quantity, Reveal, Turn
+from kcref.model.events import Assertion, Claim, Deal, Layout, Quantity, Reveal, Turn, Value
 from kcref.notation.reader import read_file, read_text
 from kcref.referee.grouping import HandRecord, iter_hands
 from kcref.referee.setup_checks import _plain, _SetUp
@@ -45,9 +45,12 @@ def test_plain_hands_have_nothing_to_say_in_the_test_logs() -> None:
 CARDS = st.sampled_from(DECK)
 
 
-def _with(event: Event, **changes: object) -> Event:
-    """``event`` with some of its fields changed (an event's fields are its constructor's parameters)."""
-    return type(event)(**{**dict(zip(type(event).__match_args__, event.fields())), **changes})  # type: ignore[arg-type]
+V = TypeVar("V", bound=Value)
+
+
+def _with(value: V, **changes: object) -> V:
+    """``value`` with some of its fields changed (a value's fields are its constructor's parameters)."""
+    return type(value)(**{**dict(zip(type(value).__match_args__, value.fields())), **changes})
 
 
 @st.composite
@@ -89,7 +92,7 @@ def mutated_hand(draw: st.DrawFn) -> HandRecord:
             events.insert(at, Reveal("Ann", (draw(CARDS),), event.span))
         else:
             events.insert(at, Assertion(Quantity.SCORE, (Claim("Ann", 1),), event.span))
-    return replace(record, events=tuple(events))
+    return _with(record, events=tuple(events))
 
 
 @settings(max_examples=300, deadline=None)

@@ -18,11 +18,12 @@ import pytest
 
 from kcref.model import events
 from kcref.model.cards import Pile, parse_card
+from kcref.model.diagnostics import Diagnostic
 from kcref.model.events import Deal, Draw, HandStart, Layout, MovePile, Pass, PlayCard, Reveal, Span, Tag, Turn
 from kcref.notation.reader import read_text
 from kcref.referee.grouping import Cut, HandRecord, iter_hands
 from kcref.referee.pipeline import check_text
-from kcref.referee.verdict import HandVerdict
+from kcref.referee.verdict import HandVerdict, Penalty
 from kcref.scoring.games import RunningTotals
 from kcref.scoring.season import HeadToHead
 from kcref.scoring.standings import Night, RuleSet, Standing
@@ -33,8 +34,9 @@ EVENT_CLASSES = [c for c in vars(events).values()
 RECORDS = [Night, Standing, RuleSet, RunningTotals, HeadToHead]
 VALUES: dict[str, list[type[events.Value]]] = {
     "model/events.py": [*EVENT_CLASSES, PlayCard, MovePile, Draw, Pass],
+    "model/diagnostics.py": [Diagnostic],
     "referee/grouping.py": [HandRecord],
-    "referee/verdict.py": [HandVerdict],
+    "referee/verdict.py": [HandVerdict, Penalty],
 }
 """The modules that define :class:`~kcref.model.events.Value` classes, and those classes."""
 
@@ -90,7 +92,7 @@ def test_every_value_class_is_written_in_the_one_idiom(module: str) -> None:
         if issubclass(cls, events.LineEvent):
             assert {"span", "cols"}.isdisjoint(cls._compared), name
             assert cls.__mro__[1:] == (events.LineEvent, events.Value, object), name
-        else:  # an action, a hand's record or its verdict: all of it is its value
+        else:  # an action, a diagnostic, a hand's record, verdict or penalty: all of it is its value
             assert cls._compared == cls.__match_args__ and cls.__mro__[1:] == (events.Value, object), name
         assert "__dict__" not in dir(cls), name
 

@@ -3,24 +3,42 @@
 How a diagnostic is printed (a text line, a GitHub workflow command) is the output layer's:
 :mod:`kcref.render.diagnostic_lines`."""
 
+from __future__ import annotations
+
 import re
-from typing import NamedTuple
+from typing import Final, final
 
 from .codes import BY_CODE, Severity
+from .events import Value
 from .patterns import lazy_pattern
 
 
-class Diagnostic(NamedTuple):
-    """One problem (or note) found in a log, at a 1-based line and column."""
+@final
+class Diagnostic(Value):
+    """One problem (or note) found in a log, at a 1-based line and column; compared by all its fields."""
 
-    path: str
-    line: int
-    column: int
-    severity: Severity
-    code: str
-    message: str
-    source: str = ""
-    """The text of the source line, for the caret display (not part of JSON output)."""
+    __match_args__ = ("path", "line", "column", "severity", "code", "message", "source")
+    __slots__ = __match_args__
+    _compared = __match_args__
+
+    def __init__(self, path: str, line: int, column: int, severity: Severity, code: str, message: str,
+                 source: str = "") -> None:
+        self.path: Final = path
+        self.line: Final = line
+        self.column: Final = column
+        self.severity: Final = severity
+        self.code: Final = code
+        self.message: Final = message
+        self.source: Final = source
+        """The text of the source line, for the caret display (not part of JSON output)."""
+
+    def with_path(self, path: str) -> Diagnostic:
+        """This diagnostic in the file named ``path``."""
+        return Diagnostic(path, self.line, self.column, self.severity, self.code, self.message, self.source)
+
+    def with_source(self, source: str) -> Diagnostic:
+        """This diagnostic with ``source`` as the text of its line (``""``: none kept)."""
+        return Diagnostic(self.path, self.line, self.column, self.severity, self.code, self.message, source)
 
     @property
     def is_error(self) -> bool:

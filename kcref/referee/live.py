@@ -155,7 +155,8 @@ class Judgement(NamedTuple):
     def at(self, path: str, line: int) -> tuple[Diagnostic, ...]:
         """The diagnostics, those of this line moved to ``path`` at ``line`` (say the line of
         the input the line was read from); the others stay where they are in the log."""
-        return tuple(d._replace(path=path, line=line) if d.line == self.line else d for d in self.diagnostics)
+        return tuple(Diagnostic(path, line, d.column, d.severity, d.code, d.message, d.source) if d.line == self.line
+                     else d for d in self.diagnostics)
 
 
 class LogHasErrors(ValueError):
@@ -529,7 +530,7 @@ class LiveLog:
     @staticmethod
     def _shifted(d: Diagnostic, shift: int, text: str) -> Diagnostic:
         """``d`` in the columns of the text as fed, with that text as its source."""
-        return d._replace(column=max(1, d.column - shift), source=text)
+        return Diagnostic(d.path, d.line, max(1, d.column - shift), d.severity, d.code, d.message, text)
 
     def _sourced(self, found: list[Diagnostic], s: _State, line: int, shift: int,
                  text: str) -> tuple[Diagnostic, ...]:
@@ -651,7 +652,7 @@ def _on_line(found: Sequence[Diagnostic], line: int) -> Sequence[Diagnostic]:
 
 def _with_source(d: Diagnostic, sources: dict[int, str]) -> Diagnostic:
     text = sources.get(d.line)
-    return d if text is None or d.source else d._replace(source=text)
+    return d if text is None or d.source else d.with_source(text)
 
 
 def _first_tags(tags: tuple[Tag, ...], event: Event) -> tuple[Tag, ...]:

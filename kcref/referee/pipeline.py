@@ -16,7 +16,7 @@ from collections import Counter, deque
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from functools import lru_cache, partial
-from operator import itemgetter
+from operator import attrgetter
 from typing import TYPE_CHECKING, BinaryIO, Protocol, TypeVar
 
 from ..files.config import Config
@@ -42,7 +42,7 @@ if TYPE_CHECKING:
 ERROR, WARNING, INFO = Severity.ERROR, Severity.WARNING, Severity.INFO
 CUT_NOTE = "KC504"
 """The note that a hand is not refereed past a line."""
-LINE_AND_COLUMN = itemgetter(1, 2)
+LINE_AND_COLUMN = attrgetter("line", "column")
 """The sort key of diagnostics: (line, column)."""
 
 Emit = Callable[[Diagnostic], None]
@@ -289,7 +289,7 @@ class FileCheck:
         # Counted in locals: Severity hashes in Python, and a log may hold a penalty on every turn.
         errors = warnings = infos = penalties = 0
         for d in diagnostics:
-            path, line, column, severity, code, message, source = d
+            severity, code = d.severity, d.code
             if ignored and code in ignored:
                 report.ignored[code] += 1
                 continue
@@ -305,8 +305,8 @@ class FileCheck:
                 report.unreadable = True
             if keep is not None and not keep(d):
                 continue
-            if sources is not None and not source and line > 0:
-                d = Diagnostic(path, line, column, severity, code, message, sources.get(line))
+            if sources is not None and not d.source and d.line > 0:
+                d = d.with_source(sources.get(d.line))
             out(d)
         counts = report.counts
         for severity, n in ((ERROR, errors), (WARNING, warnings), (INFO, infos)):

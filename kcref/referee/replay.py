@@ -11,7 +11,7 @@ from __future__ import annotations
 from bisect import bisect_right
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from itertools import islice
-from operator import itemgetter
+from operator import attrgetter
 from typing import Final, NamedTuple
 
 from ..engine.carry import ChipCarry, carry_in
@@ -55,7 +55,7 @@ NOTE_KINDS: Final[Mapping[str, tuple[Severity, bool]]] = {
     code: (info.severity, code.startswith("KC4")) for code, info in BY_CODE.items()}
 """The severity of each code, and whether it is a penalty (chips paid into the pot: the KC4
 family; the debt note KC503 is not one): one look-up per note."""
-LINE_AND_COLUMN: Final = itemgetter(1, 2)
+LINE_AND_COLUMN: Final = attrgetter("line", "column")
 """The sort key of diagnostics: (line, column)."""
 
 
@@ -375,9 +375,9 @@ def _stopped_at(diagnostics: list[Diagnostic], cut: Cut | None, failed: bool, in
             return stopped_at
         error = Severity.ERROR
         for d in diagnostics:  # in line order, the first error is the one on the earliest line
-            if d[3] is error:
-                if stopped_at is None or d[1] < stopped_at:
-                    stopped_at = d[1]
+            if d.severity is error:
+                if stopped_at is None or d.line < stopped_at:
+                    stopped_at = d.line
                 break
     return stopped_at
 

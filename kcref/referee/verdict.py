@@ -5,7 +5,7 @@ A verdict is the :class:`kcref.model.systems.HandResult` that the scoring system
 
 from __future__ import annotations
 
-from typing import Final, NamedTuple, final
+from typing import Final, final
 
 from ..model.cards import Card
 from ..model.diagnostics import Diagnostic
@@ -13,13 +13,19 @@ from ..model.events import Span, Value
 from ..model.options import Options
 
 
-class Penalty(NamedTuple):
+@final
+class Penalty(Value):
     """Chips a player paid into the pot as a penalty: who, how many, why (a KC4xx code), where."""
 
-    seat: int
-    chips: int
-    code: str
-    span: Span
+    __match_args__ = ("seat", "chips", "code", "span")
+    __slots__ = __match_args__
+    _compared = __match_args__
+
+    def __init__(self, seat: int, chips: int, code: str, span: Span) -> None:
+        self.seat: Final = seat
+        self.chips: Final = chips
+        self.code: Final = code
+        self.span: Final = span
 
 
 @final

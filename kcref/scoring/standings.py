@@ -319,7 +319,7 @@ class HandSorter:
 
     def error(self, d: Diagnostic) -> None:
         """Take an error of the file (in the order checking emits them)."""
-        d = d._replace(source="")
+        d = d.with_source("")
         if d.code in TAINTING:
             if self.taint is None or _at(d) < _at(self.taint):
                 self.taint = d
@@ -492,7 +492,7 @@ class Tally:
                 seen.add(tag.name)
                 date, event = (tag.value, event) if tag.name == "Date" else (date, tag.value)
         self.nights.append((path, date, event, hands))
-        self.ignored.extend(d._replace(source="") for d in ignored)
+        self.ignored.extend(d.with_source("") for d in ignored)
         if self._current is not None and self._current.scoring.games.with_night:
             self._close("night")
         self._carry = ChipCarry()

@@ -90,7 +90,7 @@ def run_check(inputs: Inputs, settings: CheckSettings, out: TextIO, *, progress:
 def _named(report: FileReport, name: str) -> FileReport:
     """``report`` of standard input under the name it is to go by (``--stdin-filename``)."""
     report.path = name
-    report.diagnostics = [d._replace(path=name) for d in report.diagnostics]
+    report.diagnostics = [d.with_path(name) for d in report.diagnostics]
     return report
 
 
@@ -171,7 +171,7 @@ def _streamed(inputs: Inputs, printer: Printer, configs: Configs | None,
 
 def _renaming(emit: Callable[[Diagnostic], None], name: str) -> Callable[[Diagnostic], None]:
     """``emit``, handed each diagnostic under the file name ``name``."""
-    return lambda d: emit(d._replace(path=name))
+    return lambda d: emit(d.with_path(name))
 
 
 def _settling_as(on_settlement: OnSettlement, name: str) -> OnSettlement:

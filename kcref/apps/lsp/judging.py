@@ -109,7 +109,7 @@ class _Window:
 
     def emit(self, d: Diagnostic) -> None:
         if d.line >= self.floor or (self.floor == 1 and d.line <= 0):
-            self.found.append(d._replace(source=""))
+            self.found.append(d.with_source(""))
 
     def items(self, text: str, sources: SourceLines) -> Iterator[object]:
         """The head, then what the reader makes of ``text``, its first line numbered as the floor

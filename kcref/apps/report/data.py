@@ -338,7 +338,7 @@ class _FileReading:
             self.sorter.error(d)
         if d.code in UNREADABLE:
             self.view.unread.append(d)
-        d = d._replace(source="")  # the page shows no caret line: its text is not kept twice
+        d = d.with_source("")  # the page shows no caret line: its text is not kept twice
         if d.line <= 0:
             self.view.diagnostics.append(d)
         else:
@@ -450,7 +450,7 @@ def page_data(inputs: Inputs, sink: Sink = _discard) -> PageData:
         files.append(view)
         opened = open_input(entry.path) if isinstance(entry, Found) else problem_diagnostic(entry)
         if isinstance(opened, Diagnostic):
-            view.diagnostics.append(opened._replace(path=view.path))
+            view.diagnostics.append(opened.with_path(view.path))
             view.unread.append(view.diagnostics[-1])
             view.errors = 1
             status = ExitStatus.USAGE
