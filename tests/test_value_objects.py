@@ -18,6 +18,7 @@ import pytest
 
 from kcref.model import events
 from kcref.model.cards import Pile, parse_card
+from kcref.model.codes import Severity
 from kcref.model.diagnostics import Diagnostic
 from kcref.model.events import Deal, Draw, HandStart, Layout, MovePile, Pass, PlayCard, Reveal, Span, Tag, Turn
 from kcref.notation.reader import read_text
@@ -159,6 +160,18 @@ def test_the_record_and_the_verdict_are_values() -> None:
     assert grown.events == (*record.events, turn) and grown.marked == (turn,) and grown != record
     plain = Turn("Bob", (Draw(),), Span("t.log", 6, 1))
     assert record.with_event(plain).marked == () and record.with_event(plain).events[-1] is plain
+
+
+def test_a_diagnostic_is_a_value() -> None:
+    d = Diagnostic("t.log", 4, 6, Severity.ERROR, "KC301", "no such card", "Bob: 5S->N")
+    assert pickle.loads(pickle.dumps(d)) == d and Diagnostic(*d.fields()) == d and hash(Diagnostic(*d.fields())) == hash(d)
+    assert repr(d) == ("Diagnostic(path='t.log', line=4, column=6, severity=<Severity.ERROR: 'error'>, code='KC301', "
+                       "message='no such card', source='Bob: 5S->N')")
+    assert d.with_source("") == Diagnostic("t.log", 4, 6, Severity.ERROR, "KC301", "no such card") != d
+    assert d.with_path("u.log").fields() == ("u.log", *d.fields()[1:])
+    assert not isinstance(d, tuple)
+    penalty = Penalty(1, 2, "KC401", SPAN)
+    assert pickle.loads(pickle.dumps(penalty)) == penalty != Penalty(1, 3, "KC401", SPAN)
 
 
 def test_verdicts_and_records_come_back_from_a_worker() -> None:
