@@ -21,6 +21,7 @@ from kcref.model.cards import Pile, parse_card
 from kcref.model.codes import Severity
 from kcref.model.diagnostics import Diagnostic
 from kcref.model.events import Deal, Draw, HandStart, Layout, MovePile, Pass, PlayCard, Reveal, Span, Tag, Turn
+from kcref.model.options import preset
 from kcref.notation.reader import read_text
 from kcref.referee.grouping import Cut, HandRecord, iter_hands
 from kcref.referee.pipeline import check_text
@@ -142,10 +143,13 @@ def test_the_record_and_the_verdict_are_values() -> None:
     more = verdict.with_diagnostics(verdict.diagnostics[:1])
     assert more.diagnostics == verdict.diagnostics + verdict.diagnostics[:1] and more != verdict
     assert more.fields()[:19] == verdict.fields()[:19] and more.fields()[20:] == verdict.fields()[20:]
-    # equality takes every field: one field changed makes another verdict
+    # equality takes every field: any one changed (to a value of its type) makes another verdict
+    others = {"number": 2, "winner": 1, "points": (), "stacks_start": (), "stacks_end": (), "stopped_at": 9,
+              "options": preset("commercial"), "valid": not verdict.valid, "blocked": not verdict.blocked}
     for at, name in enumerate(HandVerdict.__match_args__):
         changed = [*verdict.fields()]
-        changed[at] = ("other",) if name != "path" else "other.log"
+        value = changed[at]
+        changed[at] = others[name] if name in others else value + (1 if isinstance(value, int) else value[:1] or (0,))
         assert HandVerdict(*changed) != verdict, name
     match verdict:
         case HandVerdict(path="t.log", players=("Ann", "Bob"), winner=None):
