@@ -413,7 +413,7 @@ def test_sigterm_with_workers(many_logs: Path, tmp_path: Path) -> None:
     p, err, children = _interrupt(["check", "--no-cache", "--jobs", "2", str(many_logs), "-o", str(target)],
                                   tmp_path, lambda p: p.send_signal(signal.SIGTERM), _working(tmp_path))
     assert p.returncode == 128 + signal.SIGTERM, err
-    assert "Traceback" not in err
+    assert "Traceback" not in err, err
     assert _still_running(children) == []
     assert list(tmp_path.iterdir()) == []
 
