@@ -14,12 +14,13 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 from collections.abc import Sequence
-from typing import NamedTuple
+from typing import Final, final
 
 from ..engine.moves import in_order
 from ..engine.table import PILES, Table
 from ..model.cards import DECK, Card, Colour, Pile
 from ..model.diagnostics import printable
+from ..model.events import Value
 from .table_view import status_text
 
 SVG_NS = "http://www.w3.org/2000/svg"
@@ -47,15 +48,21 @@ BACK = "back"
 """The symbol id of a card face down (after the ``c-`` prefix of every card symbol)."""
 
 
-class Seat(NamedTuple):
+@final
+class Seat(Value):
     """One player's hand as the picture shows it."""
 
-    name: str
-    known: tuple[Card, ...]
-    """The known cards, in deck order."""
-    unknown: int
-    stack: int | None = None
-    """Chips, where chips are played."""
+    __match_args__ = ("name", "known", "unknown", "stack")
+    __slots__ = __match_args__
+    _compared = __match_args__
+
+    def __init__(self, name: str, known: tuple[Card, ...], unknown: int, stack: int | None = None) -> None:
+        self.name: Final = name
+        self.known: Final = known
+        """The known cards, in deck order."""
+        self.unknown: Final = unknown
+        self.stack: Final = stack
+        """Chips, where chips are played."""
 
     @property
     def size(self) -> int:
@@ -63,21 +70,29 @@ class Seat(NamedTuple):
         return len(self.known) + self.unknown
 
 
-class TableState(NamedTuple):
-    """What the picture shows: a plain snapshot of a :class:`kcref.engine.table.Table`."""
+@final
+class TableState(Value):
+    """What the picture shows: a plain snapshot of a :class:`kcref.engine.table.Table` (one is
+    taken after each line the report's replay steps through)."""
 
-    piles: tuple[tuple[Card, ...], ...]
-    """The cards of each pile of :data:`kcref.engine.table.PILES`, bottom first."""
-    stock: int
-    seats: tuple[Seat, ...]
-    player: int | None
-    """Whose turn it is; None once the hand is over."""
-    status: str
-    pot: int | None = None
-    line: int | None = None
-    """The log line after which the table stands so, if any."""
-    note: str = ""
-    """Why the replay stopped here (a rule error, a line that cannot be judged), if it did."""
+    __match_args__ = ("piles", "stock", "seats", "player", "status", "pot", "line", "note")
+    __slots__ = __match_args__
+    _compared = __match_args__
+
+    def __init__(self, piles: tuple[tuple[Card, ...], ...], stock: int, seats: tuple[Seat, ...], player: int | None,
+                 status: str, pot: int | None = None, line: int | None = None, note: str = "") -> None:
+        self.piles: Final = piles
+        """The cards of each pile of :data:`kcref.engine.table.PILES`, bottom first."""
+        self.stock: Final = stock
+        self.seats: Final = seats
+        self.player: Final = player
+        """Whose turn it is; None once the hand is over."""
+        self.status: Final = status
+        self.pot: Final = pot
+        self.line: Final = line
+        """The log line after which the table stands so, if any."""
+        self.note: Final = note
+        """Why the replay stopped here (a rule error, a line that cannot be judged), if it did."""
 
 
 def card_id(card: Card) -> str:
@@ -87,12 +102,12 @@ def card_id(card: Card) -> str:
 
 def state_of(table: Table, line: int | None = None, note: str = "") -> TableState:
     """The snapshot of ``table`` (after log line ``line``)."""
-    stacks = table.stacks
-    seats = tuple(Seat(table.names[i], tuple(in_order(h.known)), h.unknown, stacks[i] if stacks is not None else None)
-                  for i, h in enumerate(table.holdings))
-    return TableState(tuple(tuple(table.piles[p]) for p in PILES), table.stock, seats,
+    names, stacks, piles = table.names, table.stacks, table.piles
+    seats = tuple([Seat(names[i], tuple(in_order(h.known)), h.unknown, None if stacks is None else stacks[i])
+                   for i, h in enumerate(table.holdings)])
+    return TableState(tuple([tuple(piles[p]) for p in PILES]), table.stock, seats,
                       None if table.over else table.player, status_text(table),
-                      table.pot if stacks is not None else None, line, note)
+                      None if stacks is None else table.pot, line, note)
 
 
 # --- the card symbols ---------------------------------------------------------------------------
