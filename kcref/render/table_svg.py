@@ -153,7 +153,7 @@ def height(players: int) -> int:
     return TOP + 3 * CELL_H + players * SEAT_H + 10
 
 
-def _use(parent: ET.Element, card: Card | None, x: float, y: float, scale: float = 1.0) -> None:
+def _use(parent: ET.Element, card: Card | None, x: int, y: int, scale: float = 1.0) -> None:
     href = f"#{card_id(card)}" if card is not None else f"#c-{BACK}"
     _el(parent, "use", href=href, x=x, y=y, width=round(CARD_W * scale, 1), height=round(CARD_H * scale, 1))
 
