@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 from collections.abc import Sequence
+from functools import cache
 from typing import Final, final
 
 from ..engine.moves import in_order
@@ -252,8 +253,18 @@ def svg_text(state: TableState, *, standalone: bool = True) -> str:
     return ('<?xml version="1.0" encoding="UTF-8"?>\n' + body + "\n") if standalone else body
 
 
+@cache
 def symbols_text() -> str:
-    """The card symbols as a hidden ``<svg>`` for a page whose pictures use them."""
+    """The card symbols as a hidden ``<svg>`` for a page whose pictures use them. They depend on
+    the deck alone, so they are drawn once (``kcref report --watch`` makes page after page)."""
     svg = ET.Element("svg", {"width": "0", "height": "0", "style": "position:absolute", "aria-hidden": "true"})
     card_symbols(svg)
     return ET.tostring(svg, encoding="unicode")
+
+
+@cache
+def replay_picture() -> str:
+    """The picture the report's replay changes step by step (an ``<svg>`` using the symbols of
+    :func:`symbols_text`): the empty table, with every seat there may be. The same on every page,
+    so drawn once."""
+    return svg_text(TableState(((),) * 8, 0, (), None, ""), standalone=False)
