@@ -28,6 +28,7 @@ COMPILED = [
     "kcref/notation/writer.py",
     "kcref/referee/grouping.py", "kcref/referee/setup_checks.py", "kcref/referee/replay.py",
     "kcref/referee/verdict.py", "kcref/referee/pipeline.py",
+    "kcref/render/table_svg.py", "kcref/render/replay_steps.py",
 ]
 """The modules a compiled build compiles: the reader, the engine and the referee, where a check
 spends its time (docs/compiled.md)."""

@@ -137,8 +137,9 @@ def _changed(now: Sequence[Sequence[Card]], before: Sequence[Sequence[Card]] | N
     position (one digit) then its cards; None when none changed."""
     if before is None or len(before) != len(now):
         return "".join([f"{i}{_cards(part)}" for i, part in enumerate(now)])
-    changed = "".join([f"{i}{_cards(part)}" for i, (part, was) in enumerate(zip(now, before)) if part != was])
-    return changed or None
+    if now == before:
+        return None
+    return "".join([f"{i}{_cards(part)}" for i, (part, was) in enumerate(zip(now, before)) if part != was])
 
 
 class Encoder:
@@ -148,9 +149,12 @@ class Encoder:
     def __init__(self) -> None:
         self.texts: list[str] = []
         self._text_ids: dict[str, int] = {}
-        self._before: TableState | None = None
-        self._fields: tuple[object, ...] = ()
-        self._known: list[tuple[Card, ...]] = []
+        # The step before: its line, its fields (those of :meth:`step` but the lines and the
+        # cards), its piles and the seats' known cards (None before the first step).
+        self._line = 0
+        self._fields: list[object] = []
+        self._piles: tuple[tuple[Card, ...], ...] | None = None
+        self._known: tuple[tuple[Card, ...], ...] | None = None
 
     def _text(self, text: str) -> int:
         found = self._text_ids.get(text)
@@ -171,20 +175,18 @@ class Encoder:
         first; ``seats``, each seat whose known cards changed, the same way; ``unknown``, the
         unknown cards of every seat; ``stacks``, every seat's chips; ``pot``.
         """
-        before = self._before
         seats = state.seats
-        known = [s.known for s in seats]
-        fields = (-1 if state.player is None else state.player, state.stock, self._text(state.status),
-                  [s.unknown for s in seats], [s.stack for s in seats] if state.pot is not None else None,
-                  state.pot, self._text(state.note))
-        if before is None:
-            out: list[object] = [state.line or 0, *fields[:3], _changed(state.piles, None), _changed(known, None),
-                                 *fields[3:]]
-        else:
-            kept = [None if value == was else value for value, was in zip(fields, self._fields)]
-            out = [(state.line or 0) - (before.line or 0), *kept[:3], _changed(state.piles, before.piles),
-                   _changed(known, self._known), *kept[3:]]
-        self._before, self._fields, self._known = state, fields, known
+        line = state.line or 0
+        known = tuple([s.known for s in seats])
+        fields: list[object] = [
+            -1 if state.player is None else state.player, state.stock, self._text(state.status),
+            [s.unknown for s in seats], None if state.pot is None else [s.stack for s in seats], state.pot,
+            self._text(state.note)]
+        before = self._fields
+        shown = [None if value == was else value for value, was in zip(fields, before)] if before else fields
+        out = [line - self._line, shown[0], shown[1], shown[2], _changed(state.piles, self._piles),
+               _changed(known, self._known), shown[3], shown[4], shown[5], shown[6]]
+        self._line, self._fields, self._piles, self._known = line, fields, state.piles, known
         while out[-1] is None:
             out.pop()
         return out

@@ -14,12 +14,14 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 from collections.abc import Sequence
-from typing import NamedTuple
+from functools import cache
+from typing import Final, final
 
 from ..engine.moves import in_order
 from ..engine.table import PILES, Table
 from ..model.cards import DECK, Card, Colour, Pile
 from ..model.diagnostics import printable
+from ..model.events import Value
 from .table_view import status_text
 
 SVG_NS = "http://www.w3.org/2000/svg"
@@ -47,15 +49,21 @@ BACK = "back"
 """The symbol id of a card face down (after the ``c-`` prefix of every card symbol)."""
 
 
-class Seat(NamedTuple):
+@final
+class Seat(Value):
     """One player's hand as the picture shows it."""
 
-    name: str
-    known: tuple[Card, ...]
-    """The known cards, in deck order."""
-    unknown: int
-    stack: int | None = None
-    """Chips, where chips are played."""
+    __match_args__ = ("name", "known", "unknown", "stack")
+    __slots__ = __match_args__
+    _compared = __match_args__
+
+    def __init__(self, name: str, known: tuple[Card, ...], unknown: int, stack: int | None = None) -> None:
+        self.name: Final = name
+        self.known: Final = known
+        """The known cards, in deck order."""
+        self.unknown: Final = unknown
+        self.stack: Final = stack
+        """Chips, where chips are played."""
 
     @property
     def size(self) -> int:
@@ -63,21 +71,29 @@ class Seat(NamedTuple):
         return len(self.known) + self.unknown
 
 
-class TableState(NamedTuple):
-    """What the picture shows: a plain snapshot of a :class:`kcref.engine.table.Table`."""
+@final
+class TableState(Value):
+    """What the picture shows: a plain snapshot of a :class:`kcref.engine.table.Table` (one is
+    taken after each line the report's replay steps through)."""
 
-    piles: tuple[tuple[Card, ...], ...]
-    """The cards of each pile of :data:`kcref.engine.table.PILES`, bottom first."""
-    stock: int
-    seats: tuple[Seat, ...]
-    player: int | None
-    """Whose turn it is; None once the hand is over."""
-    status: str
-    pot: int | None = None
-    line: int | None = None
-    """The log line after which the table stands so, if any."""
-    note: str = ""
-    """Why the replay stopped here (a rule error, a line that cannot be judged), if it did."""
+    __match_args__ = ("piles", "stock", "seats", "player", "status", "pot", "line", "note")
+    __slots__ = __match_args__
+    _compared = __match_args__
+
+    def __init__(self, piles: tuple[tuple[Card, ...], ...], stock: int, seats: tuple[Seat, ...], player: int | None,
+                 status: str, pot: int | None = None, line: int | None = None, note: str = "") -> None:
+        self.piles: Final = piles
+        """The cards of each pile of :data:`kcref.engine.table.PILES`, bottom first."""
+        self.stock: Final = stock
+        self.seats: Final = seats
+        self.player: Final = player
+        """Whose turn it is; None once the hand is over."""
+        self.status: Final = status
+        self.pot: Final = pot
+        self.line: Final = line
+        """The log line after which the table stands so, if any."""
+        self.note: Final = note
+        """Why the replay stopped here (a rule error, a line that cannot be judged), if it did."""
 
 
 def card_id(card: Card) -> str:
@@ -87,12 +103,12 @@ def card_id(card: Card) -> str:
 
 def state_of(table: Table, line: int | None = None, note: str = "") -> TableState:
     """The snapshot of ``table`` (after log line ``line``)."""
-    stacks = table.stacks
-    seats = tuple(Seat(table.names[i], tuple(in_order(h.known)), h.unknown, stacks[i] if stacks is not None else None)
-                  for i, h in enumerate(table.holdings))
-    return TableState(tuple(tuple(table.piles[p]) for p in PILES), table.stock, seats,
+    names, stacks, piles = table.names, table.stacks, table.piles
+    seats = tuple([Seat(names[i], tuple(in_order(h.known)), h.unknown, None if stacks is None else stacks[i])
+                   for i, h in enumerate(table.holdings)])
+    return TableState(tuple([tuple(piles[p]) for p in PILES]), table.stock, seats,
                       None if table.over else table.player, status_text(table),
-                      table.pot if stacks is not None else None, line, note)
+                      None if stacks is None else table.pot, line, note)
 
 
 # --- the card symbols ---------------------------------------------------------------------------
@@ -138,9 +154,9 @@ def height(players: int) -> int:
     return TOP + 3 * CELL_H + players * SEAT_H + 10
 
 
-def _use(parent: ET.Element, card: Card | None, x: float, y: float, scale: float = 1.0, **attrs: object) -> None:
+def _use(parent: ET.Element, card: Card | None, x: int, y: int, scale: float = 1.0) -> None:
     href = f"#{card_id(card)}" if card is not None else f"#c-{BACK}"
-    _el(parent, "use", href=href, x=x, y=y, width=round(CARD_W * scale, 1), height=round(CARD_H * scale, 1), **attrs)
+    _el(parent, "use", href=href, x=x, y=y, width=round(CARD_W * scale, 1), height=round(CARD_H * scale, 1))
 
 
 def _pile(parent: ET.Element, pile: Pile, cards: Sequence[Card], x: int, y: int) -> None:
@@ -237,8 +253,18 @@ def svg_text(state: TableState, *, standalone: bool = True) -> str:
     return ('<?xml version="1.0" encoding="UTF-8"?>\n' + body + "\n") if standalone else body
 
 
+@cache
 def symbols_text() -> str:
-    """The card symbols as a hidden ``<svg>`` for a page whose pictures use them."""
+    """The card symbols as a hidden ``<svg>`` for a page whose pictures use them. They depend on
+    the deck alone, so they are drawn once (``kcref report --watch`` makes page after page)."""
     svg = ET.Element("svg", {"width": "0", "height": "0", "style": "position:absolute", "aria-hidden": "true"})
     card_symbols(svg)
     return ET.tostring(svg, encoding="unicode")
+
+
+@cache
+def replay_picture() -> str:
+    """The picture the report's replay changes step by step (an ``<svg>`` using the symbols of
+    :func:`symbols_text`): the empty table, with every seat there may be. The same on every page,
+    so drawn once."""
+    return svg_text(TableState(((),) * 8, 0, (), None, ""), standalone=False)

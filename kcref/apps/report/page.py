@@ -23,7 +23,6 @@ import codecs
 import json
 import os
 import tempfile
-import xml.etree.ElementTree as ET
 from collections.abc import Iterator
 from typing import IO, Any, NamedTuple
 
@@ -36,7 +35,7 @@ from ...model.version import VERSION
 from ...model.words import plural
 from ...render.replay_steps import card_names
 from ...render.running_svg import chart_text, legend
-from ...render.table_svg import TableState, draw, symbols_text
+from ...render.table_svg import replay_picture, symbols_text
 from .data import HandView, PageData, Part, page_data
 
 DEFAULT_TITLE = "Kings in the Corner"
@@ -169,14 +168,13 @@ class Page:
         from markupsafe import Markup
 
         data = self.data
-        blank = TableState(((),) * 8, 0, (), None, "")
         fields = {name: getattr(data, name) for name in data.__dataclass_fields__}
         template = _environment().get_template("report.html.j2")
         return joined(template.generate(
             title=self.title,
             refresh=LIVE_REFRESH if self.live else None,
             symbols=Markup(symbols_text()),
-            table=Markup(ET.tostring(draw(blank, standalone=False), encoding="unicode")),
+            table=Markup(replay_picture()),
             charts=[(r.scoring.name, Markup(chart_text(r)), legend(r)) for r in data.running],
             cards_json=Markup(script_json(card_names())),
             sections=[(f, self._spool.chunks(f.number)) for f in data.files],
