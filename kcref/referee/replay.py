@@ -14,6 +14,7 @@ from itertools import islice
 from operator import attrgetter
 from typing import Final, NamedTuple
 
+from ..engine import moves
 from ..engine.carry import ChipCarry, carry_in
 from ..engine.faults import IllegalAction
 from ..engine.table import Table, Unchecked
@@ -114,22 +115,13 @@ class _Replay:
         assert t is not None
         notes = t.notes
         own_path = self.record.path
-        add, fine = self.diagnostics.append, self.penalties.append
         for note in islice(notes, self.noted, None):
-            code, step = note.code, note.step
-            line_span = default if step is None else span
-            path, line, col = line_span.path, line_span.line, line_span.col
-            # Where the note stands is often exactly its line's span (a turn with no play, cards
-            # left at the going out): a penalty then shares that span instead of a copy.
-            at: Span | None = line_span
-            if step is not None and 0 <= step < len(cols):
-                col, at = cols[step], None
-            if not path:
-                path, at = own_path, None
-            severity, penalty = NOTE_KINDS[code]
-            add(Diagnostic(path, line, col, severity, code, note.message))
+            line_span = default if note.step is None else span
+            path, line, col = line_span.path or own_path, line_span.line, _column(cols, note.step, line_span)
+            severity, penalty = NOTE_KINDS[note.code]
+            self.diagnostics.append(Diagnostic(path, line, col, severity, note.code, note.message))
             if penalty:
-                fine(Penalty(note.seat, note.chips, code, at or Span(path, line, col)))
+                self.penalties.append(Penalty(note.seat, note.chips, note.code, Span(path, line, col)))
         self.noted = len(notes)
 
     # --- the events --------------------------------------------------------------------------
@@ -396,14 +388,13 @@ def _sort_from(diagnostics: list[Diagnostic], in_order: int) -> None:
 
 def _column(cols: tuple[int, ...], step: int | None, span: Span) -> int:
     """The column of action or card ``step`` of a line (``cols``), else the line's own column
-    (``None`` or -1: the line as a whole). ``_drain_notes`` reads its columns inline: it runs per note."""
+    (``None`` or -1: the line as a whole)."""
     return cols[step] if step is not None and 0 <= step < len(cols) else span.col
 
 
 def _cards_left(t: Table) -> tuple[tuple[Card, ...] | int, ...]:
-    # The winner's empty hand (one a hand) needs no sorting; sorted() is in_order() without its
-    # call (a card is its place in DECK), once a seat in every hand.
-    return tuple([(tuple(sorted(h.known)) if h.known else ()) if not h.unknown else len(h) for h in t.holdings])
+    """Per seat: the cards left in deck order when they are all known, else how many."""
+    return tuple([len(h) if h.unknown else tuple(moves.in_order(h.known)) for h in t.holdings])
 
 
 def _unchecked_message(t: Table) -> str:

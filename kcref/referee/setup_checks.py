@@ -77,7 +77,7 @@ def _plain(record: HandRecord) -> bool:
     if not names.issuperset(players):  # so each player has one deal
         return False
     piles = events[n].piles  # type: ignore[union-attr]
-    layout = dict(piles)  # pile -> card, in C: no comprehension's frame
+    layout = dict(piles)  # pile -> card: a pile named twice leaves fewer entries than piles
     if len(layout) != len(piles) or not layout.keys() >= _FOUNDATION_SET:
         return False
     cards += layout.values()
