@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from functools import lru_cache, partial
 from operator import attrgetter
-from typing import TYPE_CHECKING, BinaryIO, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, BinaryIO, Protocol, TypeVar
 
 from ..files.config import Config
 from ..files.discover import cannot_read, file_kind
@@ -37,7 +37,7 @@ from .suppression import MARK, Suppressions
 from .verdict import HandVerdict
 
 if TYPE_CHECKING:
-    from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures import Executor, Future, ProcessPoolExecutor
 
 ERROR, WARNING, INFO = Severity.ERROR, Severity.WARNING, Severity.INFO
 CUT_NOTE = "KC504"
@@ -456,19 +456,30 @@ def in_workers(work: Callable[[str, Config | None], _T], paths: list[str], setti
 
     workers = min(jobs, len(paths))
     chunk = max(1, min(CHUNK_FILES, len(paths) // (workers * 4)))
+    chunks = ((work, paths[i:i + chunk], settings[i:i + chunk]) for i in range(0, len(paths), chunk))
     pool = ProcessPoolExecutor(max_workers=workers, initializer=_worker_start)
     done = False
     try:
         # SIGTERM and SIGHUP exit through the finally below, as Ctrl-C does: a parent that just
         # vanished would leave its workers waiting for work forever.
         with signals_guarded():
-            yield from pool.map(work, paths, settings, chunksize=chunk)
+            for results in results_in_order(pool, _each, chunks, workers * CHUNKS_AHEAD):
+                yield from results
         done = True
     finally:
         if done:
             pool.shutdown(wait=True)
         else:  # interrupted, failed, or no longer wanted: the work still queued is not done
             stop_pool(pool)
+
+
+CHUNKS_AHEAD = 4
+"""Chunks of paths sent to each worker ahead of the one whose results are awaited."""
+
+
+def _each(work: Callable[[str, Config | None], _T], paths: list[str], settings: list[Config | None]) -> list[_T]:
+    """``work`` of each path of a chunk, in a worker process."""
+    return [work(path, config) for path, config in zip(paths, settings)]
 
 
 def _worker_start() -> None:
@@ -479,19 +490,35 @@ def _worker_start() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
+def results_in_order(pool: Executor, fn: Callable[..., _T], calls: Iterable[tuple[Any, ...]],
+                     ahead: int) -> Iterator[_T]:
+    """``fn(*args)`` for each ``args`` of ``calls``, run in ``pool``, the results in the order of the
+    calls, at most ``ahead`` calls submitted before the one whose result is awaited.
+
+    A call's exception is raised here, in its place. Nothing submitted is ever cancelled: to stop
+    early, end the pool's workers with :func:`stop_pool` (before Python 3.12, a pool whose workers end
+    fails its futures one by one, and one cancelled meanwhile makes that fail with a traceback)."""
+    pending: deque[Future[_T]] = deque()
+    for args in calls:
+        pending.append(pool.submit(fn, *args))
+        if len(pending) >= ahead:
+            yield pending.popleft().result()
+    while pending:
+        yield pending.popleft().result()
+
+
 def stop_pool(pool: ProcessPoolExecutor) -> None:
-    """End the workers now (their work thrown away) and wait until they are gone."""
+    """End the workers now (their work thrown away) and wait until they and the pool are gone."""
     terminate = getattr(pool, "terminate_workers", None)  # Python 3.14
     if terminate is not None:
         terminate()
         return
     processes = list((getattr(pool, "_processes", None) or {}).values())
-    pool.shutdown(wait=False, cancel_futures=True)
     for process in processes:
         process.terminate()
     for process in processes:
         process.join()
-    pool.shutdown(wait=True)
+    pool.shutdown(wait=True)  # the pool, its workers gone, fails the futures left
 
 
 def problem_report(problem: Problem) -> FileReport:

@@ -117,21 +117,16 @@ def _exit_on_signal(signum: int, frame: Any) -> None:
 
 
 def _in_workers(setup: Setup, deals: int, jobs: int) -> Iterator[list[GameResult]]:
-    from concurrent.futures import Future, ProcessPoolExecutor
+    from concurrent.futures import ProcessPoolExecutor
 
-    from ...referee.pipeline import stop_pool
+    from ...referee.pipeline import results_in_order, stop_pool
 
     pool = ProcessPoolExecutor(max_workers=jobs, initializer=_worker_start)
-    pending: deque[Future[list[GameResult]]] = deque()
-    next_deal = 1
     done = False
     try:
         with signals_guarded():
-            while next_deal <= deals or pending:
-                while next_deal <= deals and len(pending) < jobs * AHEAD:
-                    pending.append(pool.submit(play_deal, setup, next_deal))
-                    next_deal += 1
-                yield pending.popleft().result()
+            yield from results_in_order(pool, play_deal, ((setup, deal) for deal in range(1, deals + 1)),
+                                        jobs * AHEAD)
         done = True
     finally:
         if done:
