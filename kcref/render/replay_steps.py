@@ -137,11 +137,8 @@ def replayed_hand(record: HandRecord, stacks: Mapping[str, int] | None = None,
 # --- the replay as the page's script reads it -----------------------------------------------------
 
 
-_CHAR_AT = tuple(CARD_CHARS)
-
-
 def _cards(cards: Iterable[Card]) -> str:
-    return "".join(map(_CHAR_AT.__getitem__, cards))  # a card is its place in DECK
+    return "".join([CARD_CHARS[card] for card in cards])  # a card is its place in DECK
 
 
 class Encoder:
