@@ -8,10 +8,10 @@ replays each hand once. The steps run from the layout line to the hand's last li
 the line where the referee stopped (a rule error: the table as it stood then, with the message; a
 line that cannot be judged: the table before it).
 
-For the page, each step is encoded compactly (:class:`Encoder`): a card is one character, a
-step is a short list holding only what changed since the step before, and the texts are given
-once per hand; the page's script applies the steps to the one picture drawn by
-:mod:`kcref.render.table_svg`.
+For the page, each step is encoded compactly as it is taken, straight from the referee's table
+(:class:`Encoder`; no snapshot of the table is kept): a card is one character, a step is a short
+list holding only what changed since the step before, and the texts are given once per hand;
+the page's script applies the steps to the one picture drawn by :mod:`kcref.render.table_svg`.
 """
 
 from __future__ import annotations
@@ -122,7 +122,7 @@ class _Steps:
 def replayed_hand(record: HandRecord, stacks: Mapping[str, int] | None = None,
                   pot: int = 0) -> tuple[HandVerdict, HandReplay]:
     """The referee's verdict on ``record`` (chips carried in as the referee carries them) and the
-    table after each of its lines, from the one replay that judges it."""
+    table after each of its lines, encoded for the page, from the one replay that judges it."""
     if not record.players:
         return referee_hand(record, stacks, pot), HandReplay(stop=NOT_REPLAYED)
     steps = _Steps()
