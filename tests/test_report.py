@@ -28,8 +28,16 @@ from kcref.notation.reader import read_file
 from kcref.referee.grouping import HandRecord
 from kcref.referee.replay import table_at
 from kcref.referee.setup_checks import checked_hands
-from kcref.render.replay_steps import CARD_CHARS, Encoder, HandReplay, replayed_hand, step_lines
-from kcref.render.table_svg import state_of
+from kcref.render.replay_steps import (
+    CARD_CHAR,
+    CARD_CHARS,
+    HandReplay,
+    encode_replay,
+    replayed_hand,
+    step_lines,
+    stop_note,
+)
+from kcref.render.table_svg import TableState, state_of
 from tests.util import ROOT
 
 COMMERCIAL = ROOT / "samples/commercial-night.log"
@@ -225,20 +233,21 @@ def test_each_step_is_the_table_after_its_line() -> None:
     record = _records(COMMERCIAL)[0]
     replay = _replay(record)
     lines = step_lines(record)
-    assert lines[0] == 14 and [s.line for s in replay.steps] == lines and not replay.stop
-    for state in replay.steps:
-        position = table_at(record, state.line)
+    assert lines[0] == 14 and list(replay.lines) == lines and not replay.stop
+    states = _expand(encode_replay(record, replay))
+    for state, line in zip(states, replay.lines, strict=True):
+        position = table_at(record, line)
         assert position.table is not None
-        assert state == state_of(position.table, state.line)
-    assert replay.steps[-1].status == "Eli went out: the hand is over"
+        _assert_shows(state, state_of(position.table, line))
+    assert states[-1]["t"] == "Eli went out: the hand is over"
 
 
 def test_the_replay_stops_at_a_rule_error_with_its_message() -> None:
     record = _records(ILLEGAL)[1]
     replay = _replay(record)
     assert replay.stop == "stopped at line 33: KC310 it is Bob's turn, not Cy's"
-    assert [s.line for s in replay.steps] == [32, 33]
-    assert replay.steps[-1].note == replay.stop
+    assert list(replay.lines) == [32, 33]
+    assert _expand(encode_replay(record, replay))[-1]["n"] == replay.stop
 
 
 def test_a_cut_hand_stops_before_the_line_that_cannot_be_judged(tmp_path: Path) -> None:
@@ -248,7 +257,7 @@ def test_a_cut_hand_stops_before_the_line_that_cannot_be_judged(tmp_path: Path) 
     record = _records(log)[0]
     assert record.cut is not None
     replay = _replay(record)
-    assert replay.steps[-1].line == record.cut.line
+    assert replay.lines[-1] == record.cut.line
     assert replay.stop.startswith(f"stopped before line {record.cut.line}, which cannot be judged")
 
 
@@ -266,14 +275,17 @@ def _parts(changes: str) -> dict[int, str]:
 
 
 def test_steps_are_encoded_as_changes() -> None:
-    replay = _replay(_records(COMMERCIAL)[0])
-    encoder = Encoder()
-    first: list[Any] = encoder.step(replay.steps[0])
-    second: list[Any] = encoder.step(replay.steps[1])
+    record = _records(COMMERCIAL)[0]
+    replay = _replay(record)
+    first: list[Any] = replay.steps[0]
+    second: list[Any] = replay.steps[1]
+    position = table_at(record, 14)
+    assert position.table is not None
+    table = state_of(position.table, 14)
     assert len(first) == 10 and first[0] == 14  # every field, the first line itself
     _, player, stock, status, piles, seats, unknown, stacks, pot, note = first
-    assert stock == replay.steps[0].stock and player == replay.steps[0].player
-    assert encoder.texts[status] == "Dora to play" and encoder.texts[note] == "" and unknown == [0, 0, 0, 0]
+    assert stock == table.stock and player == table.player
+    assert replay.texts[status] == "Dora to play" and replay.texts[note] == "" and unknown == [0, 0, 0, 0]
     assert pot is not None and len(stacks) == 4
     assert sorted(_parts(piles)) == list(range(8)) and set(piles) <= set(CARD_CHARS) | set("01234567")
     assert sorted(_parts(seats)) == [0, 1, 2, 3]
@@ -305,23 +317,29 @@ def _expand(hand: dict[str, Any]) -> list[dict[str, Any]]:
     return out
 
 
-def test_the_steps_decode_to_every_table() -> None:
-    """Decoded as the page's script decodes them, the steps give each table whole."""
-    from kcref.render.replay_steps import CARD_CHAR, encode_replay
+def _assert_shows(state: dict[str, Any], table: TableState) -> None:
+    """A step decoded as the page's script decodes it (:func:`_expand`) shows ``table`` whole."""
+    assert state["l"] == table.line and state["k"] == table.stock
+    assert state["p"] == (-1 if table.player is None else table.player)
+    assert state["c"] == ["".join(CARD_CHAR[c] for c in p) for p in table.piles]
+    assert state["h"] == ["".join(CARD_CHAR[c] for c in s.known) for s in table.seats]
+    assert state["u"] == [s.unknown for s in table.seats]
+    assert state.get("s") == ([s.stack for s in table.seats] if table.pot is not None else None)
+    assert state.get("o") == table.pot and state["t"] == table.status and state["n"] == table.note
 
+
+def test_the_steps_decode_to_every_table() -> None:
+    """Decoded as the page's script decodes them, the steps give each table whole: the table
+    after each line, as the referee's replay to that line leaves it."""
     for path in (COMMERCIAL, ILLEGAL, ROOT / "samples/family-night.log"):
         for record in _records(path):
             replay = _replay(record)
             states = _expand(encode_replay(record, replay))
-            assert len(states) == len(replay.steps)
-            for state, table in zip(states, replay.steps):
-                assert state["l"] == table.line and state["k"] == table.stock
-                assert state["p"] == (-1 if table.player is None else table.player)
-                assert state["c"] == ["".join(CARD_CHAR[c] for c in p) for p in table.piles]
-                assert state["h"] == ["".join(CARD_CHAR[c] for c in s.known) for s in table.seats]
-                assert state["u"] == [s.unknown for s in table.seats]
-                assert state.get("s") == ([s.stack for s in table.seats] if table.pot is not None else None)
-                assert state.get("o") == table.pot and state["t"] == table.status and state["n"] == table.note
+            assert len(states) == len(replay.steps) == len(replay.lines)
+            for state, line in zip(states, replay.lines):
+                position = table_at(record, line)
+                assert position.table is not None
+                _assert_shows(state, state_of(position.table, line, stop_note(position)))
 
 
 def replays(page: Page) -> list[str]:

@@ -8,25 +8,27 @@ replays each hand once. The steps run from the layout line to the hand's last li
 the line where the referee stopped (a rule error: the table as it stood then, with the message; a
 line that cannot be judged: the table before it).
 
-For the page, each step is encoded compactly (:class:`Encoder`): a card is one character, a
-step is a short list holding only what changed since the step before, and the texts are given
-once per hand; the page's script applies the steps to the one picture drawn by
-:mod:`kcref.render.table_svg`.
+For the page, each step is encoded compactly as it is taken, straight from the referee's table
+(:class:`Encoder`; no snapshot of the table is kept): a card is one character, a step is a short
+list holding only what changed since the step before, and the texts are given once per hand;
+the page's script applies the steps to the one picture drawn by :mod:`kcref.render.table_svg`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from typing import Any, NamedTuple
 
 from ..engine.moves import in_order
+from ..engine.table import PILES, Table
 from ..model.cards import DECK, Card
 from ..model.diagnostics import printable
 from ..model.events import Deal, Layout
 from ..referee.grouping import HandRecord
 from ..referee.replay import Position, Watch, referee_hand
 from ..referee.verdict import HandVerdict
-from .table_svg import Seat, TableState, state_of
+from .table_svg import Seat, TableState
+from .table_view import status_text
 
 CARD_CHARS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 """A card in the replay data is one character: the card of :data:`kcref.model.cards.DECK` at the
@@ -36,9 +38,12 @@ NOT_REPLAYED = "the hand cannot be replayed: it has syntax or set-up errors befo
 
 
 class HandReplay(NamedTuple):
-    """The steps of one hand and, when the referee stopped before its end, why."""
+    """The steps of one hand as the page's script reads them (:meth:`Encoder.step`), the line each
+    shows the table after, the texts they show and, when the referee stopped before its end, why."""
 
-    steps: tuple[TableState, ...]
+    lines: tuple[int | None, ...] = ()
+    steps: tuple[list[object], ...] = ()
+    texts: tuple[str, ...] = ()
     stop: str = ""
 
 
@@ -89,10 +94,12 @@ def step_lines(record: HandRecord) -> list[int]:
 
 
 class _Steps:
-    """The steps of one hand gathered on the referee's way through it (a :class:`Watch`'s ``see``)."""
+    """The steps of one hand encoded on the referee's way through it (a :class:`Watch`'s ``see``)."""
 
     def __init__(self) -> None:
-        self.steps: list[TableState] = []
+        self.encoder = Encoder()
+        self.lines: list[int | None] = []
+        self.steps: list[list[object]] = []
         self.stop = ""
 
     def see(self, line: int | None, position: Position) -> bool:
@@ -100,61 +107,54 @@ class _Steps:
         if position.table is None:
             return True  # no table yet: the verdict says why
         note = stop_note(position)
-        self.steps.append(state_of(position.table, line, note))
+        self.lines.append(line)
+        self.steps.append(self.encoder.step(position.table, line, note))
         if note:
             self.stop = note
             return False
         return True
 
+    def replay(self) -> HandReplay:
+        """The steps taken."""
+        return HandReplay(tuple(self.lines), tuple(self.steps), tuple(self.encoder.texts), self.stop)
+
 
 def replayed_hand(record: HandRecord, stacks: Mapping[str, int] | None = None,
                   pot: int = 0) -> tuple[HandVerdict, HandReplay]:
     """The referee's verdict on ``record`` (chips carried in as the referee carries them) and the
-    table after each of its lines, from the one replay that judges it."""
+    table after each of its lines, encoded for the page, from the one replay that judges it."""
     if not record.players:
-        return referee_hand(record, stacks, pot), HandReplay((), NOT_REPLAYED)
+        return referee_hand(record, stacks, pot), HandReplay(stop=NOT_REPLAYED)
     steps = _Steps()
     verdict = referee_hand(record, stacks, pot, Watch(step_lines(record), steps.see))
     if not steps.steps:
         # Not even the layout was laid: the error that stopped the replay, or the cut, says why.
         error = next((d for d in verdict.diagnostics if d.is_error), None)
-        return verdict, HandReplay((), stop_note(Position(None, error, record.cut)) or NOT_REPLAYED)
-    return verdict, HandReplay(tuple(steps.steps), steps.stop)
+        return verdict, HandReplay(stop=stop_note(Position(None, error, record.cut)) or NOT_REPLAYED)
+    return verdict, steps.replay()
 
 
 # --- the replay as the page's script reads it -----------------------------------------------------
 
 
-_CHAR_AT = tuple(CARD_CHARS)
-
-
 def _cards(cards: Iterable[Card]) -> str:
-    return "".join(map(_CHAR_AT.__getitem__, cards))  # a card is its place in DECK
-
-
-def _changed(now: Sequence[Sequence[Card]], before: Sequence[Sequence[Card]] | None) -> str | None:
-    """The parts of ``now`` (piles, or seats' known cards) that differ from ``before``, each its
-    position (one digit) then its cards; None when none changed."""
-    if before is None or len(before) != len(now):
-        return "".join([f"{i}{_cards(part)}" for i, part in enumerate(now)])
-    if now == before:
-        return None
-    return "".join([f"{i}{_cards(part)}" for i, (part, was) in enumerate(zip(now, before)) if part != was])
+    return "".join([CARD_CHARS[card] for card in cards])  # a card is its place in DECK
 
 
 class Encoder:
-    """One hand's steps encoded for the page's script, each as what changed since the step
-    before (:meth:`step`), and the texts they show, each written once (:attr:`texts`)."""
+    """One hand's steps encoded for the page's script straight from the table, each as what
+    changed since the step before (:meth:`step`), and the texts they show, each written once
+    (:attr:`texts`)."""
 
     def __init__(self) -> None:
         self.texts: list[str] = []
         self._text_ids: dict[str, int] = {}
         # The step before: its line, its fields (those of :meth:`step` but the lines and the
-        # cards), its piles and the seats' known cards (None before the first step).
+        # cards), the cards of its piles and the seats' known cards (empty before the first step).
         self._line = 0
         self._fields: list[object] = []
-        self._piles: tuple[tuple[Card, ...], ...] | None = None
-        self._known: tuple[tuple[Card, ...], ...] | None = None
+        self._piles: list[list[Card]] = []
+        self._known: list[set[Card]] = []
 
     def _text(self, text: str) -> int:
         found = self._text_ids.get(text)
@@ -163,30 +163,60 @@ class Encoder:
             self.texts.append(printable(text))
         return found
 
-    def step(self, state: TableState) -> list[object]:
-        """A step as the page's script reads it: a list of ``[lines, player, stock, status,
-        piles, seats, unknown, stacks, pot, note]``, each None when it is as in the step before
-        (and the Nones at the end left off):
+    def _piles_changed(self, table: Table) -> str | None:
+        """Each pile that differs from the step before (the first step: every pile), its
+        position (a digit) then its cards, bottom first; None when none changed."""
+        piles, before = table.piles, self._piles
+        if not before:
+            self._piles = [list(piles[pile]) for pile in PILES]
+            return "".join([f"{i}{_cards(cards)}" for i, cards in enumerate(self._piles)])
+        parts = []
+        for i, pile in enumerate(PILES):
+            cards = piles[pile]
+            if cards != before[i]:
+                parts.append(f"{i}{_cards(cards)}")
+                before[i] = list(cards)
+        return "".join(parts) if parts else None
+
+    def _known_changed(self, table: Table) -> str | None:
+        """Each seat whose known cards differ from the step before (the first step: every
+        seat), its position (a digit) then its cards, in deck order; None when none changed."""
+        holdings, before = table.holdings, self._known
+        if not before:
+            self._known = [set(h.known) for h in holdings]
+            return "".join([f"{i}{_cards(in_order(known))}" for i, known in enumerate(self._known)])
+        parts = []
+        for i, holding in enumerate(holdings):
+            known = holding.known
+            if known != before[i]:
+                parts.append(f"{i}{_cards(in_order(known))}")
+                before[i] = set(known)
+        return "".join(parts) if parts else None
+
+    def step(self, table: Table, line: int | None, note: str = "") -> list[object]:
+        """The table after ``line`` as the page's script reads it (``note``: why the replay stopped
+        there, if it did): a list of ``[lines, player, stock, status, piles, seats, unknown,
+        stacks, pot, note]``, each None when it is as in the step before (and the Nones at the
+        end left off):
 
         ``lines``, how many lines after the step before (the first step: its line); ``player``,
         whose turn (-1: nobody); ``stock``, its size; ``status`` and ``note``, positions in
         :attr:`texts`; ``piles``, each pile of :data:`kcref.engine.table.PILES` that changed,
         its position (a digit) then its cards (a character each: :data:`CARD_CHARS`), bottom
-        first; ``seats``, each seat whose known cards changed, the same way; ``unknown``, the
-        unknown cards of every seat; ``stacks``, every seat's chips; ``pot``.
+        first; ``seats``, each seat whose known cards changed, the same way, in deck order;
+        ``unknown``, the unknown cards of every seat; ``stacks``, every seat's chips; ``pot``.
         """
-        seats = state.seats
-        line = state.line or 0
-        known = tuple([s.known for s in seats])
+        at = line or 0
+        stacks = table.stacks
         fields: list[object] = [
-            -1 if state.player is None else state.player, state.stock, self._text(state.status),
-            [s.unknown for s in seats], None if state.pot is None else [s.stack for s in seats], state.pot,
-            self._text(state.note)]
+            -1 if table.over else table.player, table.stock, self._text(status_text(table)),
+            [h.unknown for h in table.holdings], None if stacks is None else list(stacks),
+            None if stacks is None else table.pot, self._text(note)]
         before = self._fields
         shown = [None if value == was else value for value, was in zip(fields, before)] if before else fields
-        out = [line - self._line, shown[0], shown[1], shown[2], _changed(state.piles, self._piles),
-               _changed(known, self._known), shown[3], shown[4], shown[5], shown[6]]
-        self._line, self._fields, self._piles, self._known = line, fields, state.piles, known
+        out = [at - self._line, shown[0], shown[1], shown[2], self._piles_changed(table),
+               self._known_changed(table), shown[3], shown[4], shown[5], shown[6]]
+        self._line, self._fields = at, fields
         while out[-1] is None:
             out.pop()
         return out
@@ -195,10 +225,8 @@ class Encoder:
 def encode_replay(record: HandRecord | None, replay: HandReplay) -> dict[str, Any]:
     """A hand's replay for the page: the players' names, the texts, the steps (:meth:`Encoder.step`)
     and why it stopped."""
-    encoder = Encoder()
-    steps = [encoder.step(s) for s in replay.steps]
     names = [printable(n) for n in record.players] if record is not None else []
-    return {"names": names, "texts": encoder.texts, "steps": steps, "stop": printable(replay.stop)}
+    return {"names": names, "texts": list(replay.texts), "steps": list(replay.steps), "stop": printable(replay.stop)}
 
 
 def card_names() -> list[str]:

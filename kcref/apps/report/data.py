@@ -380,7 +380,7 @@ class _FileReading:
             return
         self.held = None
         verdict, replay = held.verdict, held.replay
-        steps = {s.line: n for n, s in enumerate(replay.steps) if s.line is not None}
+        steps = {line: n for n, line in enumerate(replay.lines) if line is not None}
         self.sink(HandView(
             self.view.number, f"f{self.view.number}h{verdict.index}", verdict.index, verdict.number, verdict.rules,
             verdict.players[verdict.dealer] if verdict.players else "", _outcome(verdict), held.judged.status,
