@@ -34,11 +34,11 @@ class Diagnostic(Value):
 
     def with_path(self, path: str) -> Diagnostic:
         """This diagnostic in the file named ``path``."""
-        return Diagnostic(path, self.line, self.column, self.severity, self.code, self.message, self.source)
+        return self.replace(path=path)
 
     def with_source(self, source: str) -> Diagnostic:
         """This diagnostic with ``source`` as the text of its line (``""``: none kept)."""
-        return Diagnostic(self.path, self.line, self.column, self.severity, self.code, self.message, source)
+        return self.replace(source=source)
 
     @property
     def is_error(self) -> bool:

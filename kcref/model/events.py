@@ -12,7 +12,7 @@ log makes one per line, and a frozen dataclass costs several times as much to bu
 from __future__ import annotations
 
 import enum
-from typing import ClassVar, Final, NamedTuple, final
+from typing import Any, ClassVar, Final, NamedTuple, TypeVar, final
 
 from .cards import Card, Pile
 
@@ -81,6 +81,16 @@ class Value:
 
     def __reduce__(self) -> tuple[type[Value], tuple[object, ...]]:
         return type(self), self.fields()
+
+    def replace(self: _V, **changes: Any) -> _V:
+        """A copy with the fields named in ``changes`` changed, made by the constructor (as
+        ``dataclasses.replace`` makes one of a dataclass)."""
+        values = dict(zip(self.__match_args__, self.fields()))
+        values.update(changes)
+        return type(self)(**values)
+
+
+_V = TypeVar("_V", bound=Value)
 
 
 # --- actions (the parts of a turn line) -------------------------------------------------------

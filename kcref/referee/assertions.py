@@ -76,8 +76,7 @@ def _check_line(record: HandRecord, verdict: HandVerdict, line: Assertion,
         seat = None if claim.player is None else record.seat(claim.player)
         if claim.player is not None and seat is None:
             found = unknown_player(claim.player, record.players, Span(path, span.line, col))
-            yield Diagnostic(found.path, found.line, found.column, found.severity, found.code,
-                             found.message + _missing_commas(line, claim, record.players))
+            yield found.replace(message=found.message + _missing_commas(line, claim, record.players))
         seats.append(seat)
     if play_after is not None:
         yield diagnostic(path, span.line, span.col, "KC603",

@@ -101,20 +101,17 @@ class HandRecord(Value):
         """This record cut at ``cut`` too (the earlier of two cuts wins)."""
         if self.cut is not None and (self.cut.line, self.cut.column) <= (cut.line, cut.column):
             return self
-        return HandRecord(self.path, self.index, self.start, self.players, self.dealer, self.options, self.rules,
-                          self.tags, self.events, cut, self.marked)
+        return self.replace(cut=cut)
 
     def with_index(self, index: int) -> HandRecord:
         """This record as the hand at ``index`` of its file."""
-        return HandRecord(self.path, index, self.start, self.players, self.dealer, self.options, self.rules,
-                          self.tags, self.events, self.cut, self.marked)
+        return self.replace(index=index)
 
     def with_event(self, event: Turn | Blocked | Reveal) -> HandRecord:
         """This record with the play line ``event`` after its events (and after its marked ones,
         when its comment holds the suppression mark)."""
         marked = (*self.marked, event) if SUPPRESSION_MARK in event.comment else self.marked
-        return HandRecord(self.path, self.index, self.start, self.players, self.dealer, self.options, self.rules,
-                          self.tags, (*self.events, event), self.cut, marked)
+        return self.replace(events=(*self.events, event), marked=marked)
 
     def seat(self, ref: str) -> int | None:
         """The 0-based seat of a player written as a seat tag (``P2``) or a listed name."""

@@ -155,8 +155,7 @@ class Judgement(NamedTuple):
     def at(self, path: str, line: int) -> tuple[Diagnostic, ...]:
         """The diagnostics, those of this line moved to ``path`` at ``line`` (say the line of
         the input the line was read from); the others stay where they are in the log."""
-        return tuple(Diagnostic(path, line, d.column, d.severity, d.code, d.message, d.source) if d.line == self.line
-                     else d for d in self.diagnostics)
+        return tuple(d.replace(path=path, line=line) if d.line == self.line else d for d in self.diagnostics)
 
 
 class LogHasErrors(ValueError):
@@ -530,7 +529,7 @@ class LiveLog:
     @staticmethod
     def _shifted(d: Diagnostic, shift: int, text: str) -> Diagnostic:
         """``d`` in the columns of the text as fed, with that text as its source."""
-        return Diagnostic(d.path, d.line, max(1, d.column - shift), d.severity, d.code, d.message, text)
+        return d.replace(column=max(1, d.column - shift), source=text)
 
     def _sourced(self, found: list[Diagnostic], s: _State, line: int, shift: int,
                  text: str) -> tuple[Diagnostic, ...]:

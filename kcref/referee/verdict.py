@@ -96,10 +96,7 @@ class HandVerdict(Value):
 
     def with_diagnostics(self, more: tuple[Diagnostic, ...]) -> HandVerdict:
         """This verdict with ``more`` diagnostics after its own (those of the hand's assertion lines)."""
-        return HandVerdict(self.path, self.index, self.number, self.players, self.dealer, self.rules, self.options,
-                           self.valid, self.winner, self.blocked, self.cards_left, self.points, self.stacks_start,
-                           self.stacks_end, self.ante, self.pot_start, self.pot, self.pot_left, self.penalties,
-                           self.diagnostics + more, self.actions, self.unvalued, self.stopped_at)
+        return self.replace(diagnostics=self.diagnostics + more)
 
     @property
     def finished(self) -> bool:

@@ -25,7 +25,7 @@ def terminal_diagnostic(d: Diagnostic) -> Diagnostic:
     """A diagnostic whose path, message and source line print safely (``format_text`` handles
     control characters; this also covers bidi controls and lone surrogates, and a path that
     starts a line is no workflow command)."""
-    return Diagnostic(terminal(d.path), d.line, d.column, d.severity, d.code, terminal(d.message), terminal(d.source))
+    return d.replace(path=terminal(d.path), message=terminal(d.message), source=terminal(d.source))
 
 
 def clip_path(path: str, limit: int = LIMIT) -> str:
