@@ -75,9 +75,12 @@ def test_what_is_not_plain_is_left_to_tabulate() -> None:
 @pytest.mark.parametrize("by", ["player", "hand", "night"])
 def test_score_output_is_tabulates_whether_drawn_here_or_not(by: str, tmp_path: Path,
                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    # Relative names: a path long enough to be clipped (``…/night0.log``, not ASCII) is not plain,
+    # and how long tmp_path is depends on the machine and the test runner.
+    monkeypatch.chdir(tmp_path)
     logs = []
     for seed, rules in enumerate([with_scoring(preset("classic"), PENALTY), preset("commercial")]):
-        log = tmp_path / f"night{seed}.log"
+        log = Path(f"night{seed}.log")
         log.write_text(game_log(random.Random(seed), rules, 3, 12), encoding="utf-8")
         logs.append(str(log))
     drawn_here = []
