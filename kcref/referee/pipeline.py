@@ -518,6 +518,12 @@ def stop_pool(pool: ProcessPoolExecutor) -> None:
         process.terminate()
     for process in processes:
         process.join()
+    # A worker ended while it wrote a result leaves half of it in the result pipe, and the pool's
+    # thread would wait for the rest forever: this process holds the pipe's writing end open too.
+    # Closed, the pipe ends, and the pool's thread sees its workers gone.
+    result_queue = getattr(pool, "_result_queue", None)
+    if result_queue is not None:
+        result_queue._writer.close()
     pool.shutdown(wait=True)  # the pool, its workers gone, fails the futures left
 
 
