@@ -202,8 +202,10 @@ class _SetUp:
             first = seen.get(card)
             # A card seen on another line is judged by the replay, against where the play left
             # it (KC326, ruling 19); only a card shown twice by this reveal is seen twice here.
-            if first is None or first[2] == at.line:
+            if first is None:
                 self.see(card, "revealed", at.line, col, self.seat, reveal=True)
+            elif first[2] == at.line:
+                self.see(card, "revealed", at.line, col, self.seat)
 
     def blocked(self, event: Blocked) -> None:
         self.turned = True
