@@ -24,18 +24,34 @@ _NUMBER = lazy_pattern(r"-?[0-9]+")
 
 def _split_claims(words: list[str], players: tuple[str, ...]) -> list[tuple[str, str]] | None:
     """``Ann 42 Bob`` read as claims run together, ``[("Ann", "42"), ("Bob", "")]``, where each
-    name is a player's; None when the words cannot be read so."""
-    for end in range(1, len(words) + 1):
-        name = " ".join(words[:end])
-        if name not in players:
-            continue
-        if end == len(words):
-            return [(name, "")]
-        if _NUMBER().fullmatch(words[end]):
-            rest = _split_claims(words[end + 1:], players)
-            if rest is not None:
-                return [(name, words[end]), *rest]
-    return None
+    name is a player's; None when the words cannot be read so. Where several readings exist,
+    the one with the shortest names first.
+
+    Worked out from the last word back, each position once: a line of many words (a log's line
+    may be 64 KiB long) takes time in proportion to its length, and no recursion."""
+    sizes = sorted({name.count(" ") + 1 for name in players})
+    count = len(words)
+    # step[i]: the number of words of the first name of the reading of words[i:], 0 where none.
+    step = [0] * (count + 1)
+    for i in range(count - 1, -1, -1):
+        for size in sizes:
+            end = i + size
+            if end > count:
+                break
+            if " ".join(words[i:end]) not in players:
+                continue
+            if end == count or (end + 1 <= count and _NUMBER().fullmatch(words[end]) and step[end + 1]):
+                step[i] = size
+                break
+    if not step[0]:
+        return None
+    claims: list[tuple[str, str]] = []
+    i = 0
+    while i < count:
+        end = i + step[i]
+        claims.append((" ".join(words[i:end]), words[end] if end < count else ""))
+        i = end + 1
+    return claims
 
 
 def _missing_commas(line: Assertion, claim: Claim, players: tuple[str, ...]) -> str:
