@@ -23,8 +23,10 @@ MARK = SUPPRESSION_MARK
 UNUSED = "KC007"
 
 
-_suppression = lazy_pattern(r"#.*?\bkcref:[ \t]*ignore\[([^\]]*)\]")
-"""A suppression comment (compiled on first use: most logs hold none)."""
+_suppression = lazy_pattern(r"\bkcref:[ \t]*ignore\[([^\]]*)\]")
+"""What makes a comment a suppression, looked for after its '#' (compiled on first use: most
+logs hold none). Not one pattern from the '#' on (``#.*?kcref:...``): tried from every '#' of
+a line, that took time in the square of the line's length."""
 
 
 class _Line(NamedTuple):
@@ -52,10 +54,11 @@ class Suppressions:
         (``source``: the line's text, to find the comment's column)."""
         if MARK not in text or line in self.lines:
             return
-        found = _suppression().search(text)
+        hash_at = text.find("#")
+        found = _suppression().search(text, hash_at + 1) if hash_at >= 0 else None
         if found is None:
             return
-        at = (source or text).find(found[0])
+        at = (source or text).find(text[hash_at:found.end()])
         if source and at >= 0 and not source[:at].strip():
             return  # a comment alone on its line: it trails nothing, so it silences nothing
         codes = tuple(dict.fromkeys(c.strip().upper() for c in found[1].split(",") if c.strip()))
