@@ -29,6 +29,23 @@ logs hold none). Not one pattern from the '#' on (``#.*?kcref:...``): tried from
 a line, that took time in the square of the line's length."""
 
 
+def line_comment(line: str) -> str:
+    """The comment of a whole line, as the reader takes it: from the line's first '#', but on a
+    tag line from the first '#' after the tag's quoted value, as a '#' inside the quotes is part
+    of the value (``[Draw "start # kcref: ignore[KC206]"]`` holds no comment); "" when there is
+    none (a value whose quotes never close runs to the end of the line)."""
+    hash_at = line.find("#")
+    if hash_at < 0:
+        return ""
+    quote = line.find('"')
+    if line.lstrip(" \t").startswith("[") and 0 <= quote < hash_at:
+        at = quote + 1
+        while at < len(line) and line[at] != '"':
+            at += 2 if line[at] == "\\" else 1
+        hash_at = line.find("#", at + 1) if at < len(line) else -1
+    return "" if hash_at < 0 else line[hash_at:]
+
+
 class _Line(NamedTuple):
     """The suppression on one line: the codes it names (as written, upper-cased), those used."""
 
