@@ -249,3 +249,18 @@ def test_tags_are_kept_bounded_the_first_of_each_name() -> None:
     assert [t.name for t in report.tags][:3] == ["Event", "Date", "X0"]
     assert next(t.value for t in report.tags if t.name == "Event") == "First"
     assert next(t.value for t in report.tags if t.name == "Date") == "2026-11-27"
+
+
+def test_ever_new_option_values_are_checked_in_bounded_memory() -> None:
+    """A log whose every hand has a Target of its own is checked in flat memory: the options in
+    force are not all remembered (they took some 500 bytes a hand, without bound)."""
+    hands = "".join(f'[Target "{i}"]\nhand\nlayout N:5D E:JS S:KH W:2C\nAnn: pass\n' for i in range(20_000))
+    text = '[Players "Ann, Bob"]\n' + hands
+    tracemalloc.start()
+    try:
+        report = check_text(text, emit=lambda d: None, keep_hands=False)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert report.hand_count == 20_000
+    assert peak < 4_000_000, peak

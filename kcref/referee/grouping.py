@@ -33,6 +33,11 @@ MAX_HAND_ITEMS = 20_000
 real hand comes near it, and it bounds the memory one hand can take."""
 
 
+MAX_OPTION_SETS = 64
+"""How many sets of options in force a file's grouping remembers (tags change rarely; past that
+number all are forgotten, and it remembers again those that come next)."""
+
+
 MAX_TAG_NAMES = 64
 """A hand's record keeps the tags of at most this many names (the rules' own tags are read as
 they come, whatever their number): a log of a million distinct tags stays in bounded memory."""
@@ -173,6 +178,8 @@ class _Context:
         key = (self.rules, tuple((k, t.value) for k, t in self.overrides.items()))
         cached = self._options.get(key)
         if cached is None:
+            if len(self._options) >= MAX_OPTION_SETS:
+                self._options.clear()  # a log of ever new option values stays in bounded memory
             values = {**self.defaults, **{k: t.value for k, t in self.overrides.items()}}
             cached = self._options[key] = resolve(self.rules, values)
         return cached
