@@ -264,3 +264,22 @@ def test_ever_new_option_values_are_checked_in_bounded_memory() -> None:
         tracemalloc.stop()
     assert report.hand_count == 20_000
     assert peak < 4_000_000, peak
+
+
+def test_a_hand_of_endless_lines_is_read_in_bounded_memory() -> None:
+    """The text of a hand's lines, kept for the caret display, goes to the keeper in parts when
+    the hand goes on and on (as do lines before any hand): the reader does not hold all of it
+    until the next hand line, when the keeper keeps no more than its budget. Twice the lines
+    take no more memory."""
+    def peak(text: str) -> int:
+        tracemalloc.start()
+        try:
+            check_text(text, emit=lambda d: None, keep_hands=False)
+            return tracemalloc.get_traced_memory()[1]
+        finally:
+            tracemalloc.stop()
+
+    hand = '[Players "Ann, Bob"]\nhand 1\nlayout N:5D E:JS S:KH W:2C\n'
+    for line in ("Ann: pass\nBob: pass\n", "# a comment\n# another one\n"):
+        once, twice = peak(hand + line * 100_000), peak(hand + line * 200_000)
+        assert twice < once + 4_000_000, (once, twice)
