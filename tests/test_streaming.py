@@ -283,3 +283,13 @@ def test_a_hand_of_endless_lines_is_read_in_bounded_memory() -> None:
     for line in ("Ann: pass\nBob: pass\n", "# a comment\n# another one\n"):
         once, twice = peak(hand + line * 100_000), peak(hand + line * 200_000)
         assert twice < once + 4_000_000, (once, twice)
+
+
+@pytest.mark.parametrize(("line", "codes"), [("\udcff", ["KC002", "KC504"]), ("Ann:\x00", ["KC003"])])
+def test_a_hand_whose_reading_stopped_before_its_layout_is_not_said_to_have_none(line: str,
+                                                                                codes: list[str]) -> None:
+    """The reading stops at a line that is not UTF-8 or holds a NUL byte: the hand's layout may
+    lie in what was not read, so there is no 'this hand has no layout' (KC215) to say."""
+    text = f'[Players "Ann, Bob"]\nhand 1\ndeal Ann: 3H 7C QS 2D 9H 4S 5C\n{line}\nlayout N:5D E:JS S:KH W:2C\n'
+    found = [(d.line, d.code) for d in check_text(text, "t.log").diagnostics]
+    assert found == [(4, code) for code in codes]

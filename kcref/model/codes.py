@@ -148,6 +148,8 @@ BY_CODE: dict[str, CodeInfo] = {c.code: c for c in CODES}
 
 UNREADABLE = frozenset({"KC001", "KC002", "KC003"})
 """The codes that say a file could not be read as text at all."""
+STOPS_READING = frozenset({"KC002", "KC003", "KC006"})
+"""The codes after which nothing more of a file is read (what follows is not known)."""
 
 
 
