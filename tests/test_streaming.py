@@ -293,3 +293,11 @@ def test_a_hand_whose_reading_stopped_before_its_layout_is_not_said_to_have_none
     text = f'[Players "Ann, Bob"]\nhand 1\ndeal Ann: 3H 7C QS 2D 9H 4S 5C\n{line}\nlayout N:5D E:JS S:KH W:2C\n'
     found = [(d.line, d.code) for d in check_text(text, "t.log").diagnostics]
     assert found == [(4, code) for code in codes]
+
+
+def test_a_read_error_before_the_first_hand_is_not_a_file_without_a_hand() -> None:
+    """Reading that stops before any hand (KC006) leaves unread what may hold hands: there is
+    no 'the file holds no hand' (KC004) to say."""
+    data = ('[Players "Ann, Bob"]\n' + "# comments before the first hand\n" * 300).encode()
+    stream = io.BufferedReader(Chunked(data, fail_after=9000), 4096)
+    assert [d.code for d in check_file("-", stdin=stream).diagnostics] == ["KC006"]
