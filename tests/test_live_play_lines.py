@@ -20,6 +20,7 @@ from kcref.referee.live import Judgement, LiveLog
 from kcref.referee.replay import table_at
 from kcref.render.table_svg import TableState, state_of
 from tests.strategies import actions, cards
+from tests.util import ROOT
 
 
 def _whole(log: LiveLog, line: str) -> Judgement:
@@ -144,3 +145,18 @@ def test_a_hand_too_long_to_referee_is_cut_where_check_cuts_it(monkeypatch: pyte
         said += [d.code for d in judged.diagnostics]
     assert said.count("KC505") == 2  # each hand is cut
     assert [*log.finished, log.verdict] == kcref.check_text(text, "t.log").hands
+
+
+def test_a_reveal_showing_a_card_twice_is_refused_as_check_finds_it() -> None:
+    """A reveal judged alone would count a card shown twice as two of the player's cards; the
+    set-up checks find it seen twice (KC210), and so does the live log."""
+    text = (ROOT / "tests" / "cases" / "rules" / "reveal_twice.log").read_text(encoding="utf-8")
+    lines = text.splitlines()
+    log = LiveLog("t.log")
+    for line in lines[:-1]:
+        assert log.feed(line).accepted
+    judged = log.feed(lines[-1])
+    assert not judged.accepted
+    checked = kcref.check_text(text, "t.log")
+    assert {_where(d) for d in judged.errors} == _errors(checked.diagnostics)
+    assert [d.code for d in judged.errors] == ["KC210"]

@@ -102,3 +102,13 @@ def test_report_and_record_name_a_file_that_is_no_log_as_check_does(data: bytes,
     assert code == 2 and err.splitlines()[0] == f"{log}:{problem}"
     assert err.splitlines()[-1] == f"kcref record: cannot resume: {log} is not a log kcref can read"
     assert log.read_bytes() == data
+
+
+@pytest.mark.parametrize("value", ["²", "1" * 5000, "-5", "x"])
+def test_a_count_tag_that_is_no_whole_number_says_so_in_words(value: str) -> None:
+    """Digits int() refuses (a superscript two, too many of them) are named as any other bad
+    value is, not with Python's own words."""
+    text = f'[Players "Ann, Bob"]\n[Chips "{value}"]\nhand 1\nlayout N:5D E:JS S:KH W:2C\n'
+    [error] = [d for d in check_text(text, "t.log").diagnostics if d.is_error]
+    assert (error.line, error.code) == (2, "KC206")
+    assert error.message.endswith("': expected a whole number"), error.message

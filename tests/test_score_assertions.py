@@ -81,3 +81,16 @@ def test_a_player_may_be_named_like_an_assertion_word() -> None:
            "score Pot 1, Score 0\n")
     report = check_text(log)
     assert report.diagnostics == [] and report.hands[0].winner_name == "Pot"
+
+
+@pytest.mark.parametrize("pairs", [3, 2000])
+def test_claims_run_together_are_read_in_time_in_proportion_to_the_line(pairs: int) -> None:
+    """An unknown player whose name reads as claims run together ('a 1 a 1 ... zz') gets the
+    hint about missing commas only when it is one; every way of reading a long line is not tried
+    (with players 'a' and 'a 1 a' the ways double every few words), nor read by recursion."""
+    name = " ".join(["a 1"] * pairs)
+    text = f'[Players "a, a 1 a"]\nhand 1\nlayout N:5D E:JS S:KH W:2C\nchips {name} zz 5\nchips {name} a 5\n'
+    report = check_text(text, "t.log")
+    unknown = [d.message for d in report.diagnostics if d.code == "KC205"]
+    assert len(unknown) == 2 and "comma is missing" not in unknown[0]
+    assert unknown[1].endswith(f"; a comma is missing between claims: write 'chips {', '.join(['a 1'] * pairs)}, a 5'")

@@ -249,3 +249,55 @@ def test_tags_are_kept_bounded_the_first_of_each_name() -> None:
     assert [t.name for t in report.tags][:3] == ["Event", "Date", "X0"]
     assert next(t.value for t in report.tags if t.name == "Event") == "First"
     assert next(t.value for t in report.tags if t.name == "Date") == "2026-11-27"
+
+
+def test_ever_new_option_values_are_checked_in_bounded_memory() -> None:
+    """A log whose every hand has a Target of its own is checked in flat memory: the options in
+    force are not all remembered (they took some 500 bytes a hand, without bound)."""
+    hands = "".join(f'[Target "{i}"]\nhand\nlayout N:5D E:JS S:KH W:2C\nAnn: pass\n' for i in range(20_000))
+    text = '[Players "Ann, Bob"]\n' + hands
+    tracemalloc.start()
+    try:
+        report = check_text(text, emit=lambda d: None, keep_hands=False)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert report.hand_count == 20_000
+    assert peak < 4_000_000, peak
+
+
+def test_a_hand_of_endless_lines_is_read_in_bounded_memory() -> None:
+    """The text of a hand's lines, kept for the caret display, goes to the keeper in parts when
+    the hand goes on and on (as do lines before any hand): the reader does not hold all of it
+    until the next hand line, when the keeper keeps no more than its budget. Twice the lines
+    take no more memory."""
+    def peak(text: str) -> int:
+        tracemalloc.start()
+        try:
+            check_text(text, emit=lambda d: None, keep_hands=False)
+            return tracemalloc.get_traced_memory()[1]
+        finally:
+            tracemalloc.stop()
+
+    hand = '[Players "Ann, Bob"]\nhand 1\nlayout N:5D E:JS S:KH W:2C\n'
+    for line in ("Ann: pass\nBob: pass\n", "# a comment\n# another one\n"):
+        once, twice = peak(hand + line * 100_000), peak(hand + line * 200_000)
+        assert twice < once + 4_000_000, (once, twice)
+
+
+@pytest.mark.parametrize(("line", "codes"), [("\udcff", ["KC002", "KC504"]), ("Ann:\x00", ["KC003"])])
+def test_a_hand_whose_reading_stopped_before_its_layout_is_not_said_to_have_none(line: str,
+                                                                                codes: list[str]) -> None:
+    """The reading stops at a line that is not UTF-8 or holds a NUL byte: the hand's layout may
+    lie in what was not read, so there is no 'this hand has no layout' (KC215) to say."""
+    text = f'[Players "Ann, Bob"]\nhand 1\ndeal Ann: 3H 7C QS 2D 9H 4S 5C\n{line}\nlayout N:5D E:JS S:KH W:2C\n'
+    found = [(d.line, d.code) for d in check_text(text, "t.log").diagnostics]
+    assert found == [(4, code) for code in codes]
+
+
+def test_a_read_error_before_the_first_hand_is_not_a_file_without_a_hand() -> None:
+    """Reading that stops before any hand (KC006) leaves unread what may hold hands: there is
+    no 'the file holds no hand' (KC004) to say."""
+    data = ('[Players "Ann, Bob"]\n' + "# comments before the first hand\n" * 300).encode()
+    stream = io.BufferedReader(Chunked(data, fail_after=9000), 4096)
+    assert [d.code for d in check_file("-", stdin=stream).diagnostics] == ["KC006"]

@@ -115,3 +115,31 @@ def test_a_comment_alone_silences_nothing() -> None:
     # Nor does one alone above a line with an error.
     log = f"{PLAYERS}\n{HAND}# kcref: ignore[KC301]\nAnn: 8D->N; draw\n"
     assert found(log) == [(5, "KC301")]
+
+
+def test_a_long_line_of_hash_marks_is_read_in_time_in_proportion_to_it() -> None:
+    """The suppression is looked for once after a comment's first '#', not from every '#' on
+    (which took seconds for one line of 32,000 of them, and grew with the square of its length)."""
+    import time
+
+    line = "Ann: pass " + "#" * 32_000 + " kcref: x"
+    log = f"{PLAYERS}\n{HAND}{line}\n"
+    start = time.perf_counter()
+    assert found(log) == [(4, "KC313")]
+    assert time.perf_counter() - start < 3.0
+    assert found(log.replace("#" * 32_000, "# x #kcref: ignore[KC313] ##")) == [(4, "KC504")]
+
+
+def test_a_suppression_inside_a_tag_value_is_part_of_the_value_and_silences_nothing() -> None:
+    """A '#' inside a tag's quotes is part of the value: what follows it is no comment, so it
+    cannot hide the tag's own error (a rule option silently not applied); after the tag it can."""
+    game = f"{HAND}{OUT}"
+    bad_value = f'{PLAYERS}\n[Draw "start # kcref: ignore[KC206]"]\n{game}'
+    assert found(bad_value) == [(2, "KC206")]
+    malformed = f'{PLAYERS}\n[Draw "x # kcref: ignore[KC105]" oops]\n{game}'
+    assert found(malformed) == [(2, "KC105")]
+    escaped = f'{PLAYERS}\n[Draw "a \\" # kcref: ignore[KC206]"]\n{game}'
+    assert found(escaped) == [(2, "KC206")]
+    trailing = f'{PLAYERS}\n[Draw "start # x"]  # kcref: ignore[KC206]\n{game}'
+    assert found(trailing) == []
+    assert found(f'{PLAYERS}\n[Draw "x" oops]  # kcref: ignore[KC105]\n{game}') == []

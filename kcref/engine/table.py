@@ -136,6 +136,7 @@ class Table:
         "policy",
         "pot",
         "removed",
+        "removed_corners",
         "seen",
         "stacks",
         "started_empty",
@@ -159,6 +160,8 @@ class Table:
         self.seen: set[Card] = set()
         self.removed: list[tuple[Card, ...]] = []
         """Completed piles cleared from the table (option ``CompletedPiles "remove"``)."""
+        self.removed_corners: set[Card] = set()
+        """The Kings at the bottom of the corner piles among them: Kings that went to a corner."""
         self.dealt_kings: list[frozenset[Card] | None] = [None] * self.n
         """The Kings each player was dealt; ``None`` where the deal is unknown."""
         self.kings_judged: list[bool] = [False] * self.n
@@ -262,6 +265,7 @@ class Table:
         t.deck = list(self.deck) if self.deck is not None else None
         t.seen = set(self.seen)
         t.removed = list(self.removed)
+        t.removed_corners = set(self.removed_corners)
         t.dealt_kings = list(self.dealt_kings)
         t.kings_judged = list(self.kings_judged)
         t.player = self.player

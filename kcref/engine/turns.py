@@ -294,8 +294,11 @@ def _move_pile(t: Table, action: MovePile) -> None:
 
 def _clear(t: Table, pile: Pile) -> None:
     """Take a completed K..A pile out of play (option ``CompletedPiles "remove"``)."""
-    t.removed.append(tuple(t.piles[pile]))
-    t.piles[pile].clear()
+    cards = t.piles[pile]
+    t.removed.append(tuple(cards))
+    if pile in CORNER_SET:
+        t.removed_corners.add(cards[0])
+    cards.clear()
 
 
 def _draw(t: Table, action: Draw) -> None:
@@ -412,7 +415,8 @@ def _held_dealt_kings(t: Table) -> list[Card]:
     if not t.policy.forced_dealt or t.kings_judged[seat] or not dealt:
         return []
     piles = t.piles
-    cornered = {piles[c][0] for c in CORNERS if piles[c]}
+    # A corner completed and cleared (CompletedPiles "remove") took its King out of play there.
+    cornered = {piles[c][0] for c in CORNERS if piles[c]} | t.removed_corners
     if dealt <= cornered:
         return []  # the usual case: each went to a corner
     return [k for k in in_order(dealt) if k not in cornered]

@@ -62,7 +62,8 @@ CODES: tuple[CodeInfo, ...] = (
     CodeInfo("KC207", E, "a line that belongs to a hand stands before the first hand"),
     CodeInfo("KC208", E, "a deal does not hold exactly 7 cards"),
     CodeInfo("KC209", E, "a player's deal is recorded twice in one hand"),
-    CodeInfo("KC210", E, "a card appears twice in one hand (deals, layout, draws, plays, reveals)"),
+    CodeInfo("KC210", E, "a card appears twice in one hand's deals, layout, draws and reveals (a card played "
+                         "that is seen elsewhere is KC308 or KC309)"),
     CodeInfo("KC211", E, "the layout does not name N, E, S and W once each"),
     CodeInfo("KC212", E, "the hand has no layout before its first turn (or blocked or reveal line), or two layouts"),
     CodeInfo("KC213", E, "a deal or layout line comes after the hand's first turn"),
@@ -148,6 +149,8 @@ BY_CODE: dict[str, CodeInfo] = {c.code: c for c in CODES}
 
 UNREADABLE = frozenset({"KC001", "KC002", "KC003"})
 """The codes that say a file could not be read as text at all."""
+STOPS_READING = frozenset({"KC002", "KC003", "KC006"})
+"""The codes after which nothing more of a file is read (what follows is not known)."""
 
 
 

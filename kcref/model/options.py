@@ -150,9 +150,12 @@ def _parse_system(text: str) -> ScoringSystem:
 
 def _count(text: str) -> int:
     t = text.strip()
-    if not t.isdigit():
-        raise ValueError("expected a whole number")
-    return int(t)
+    try:
+        if t.isdigit():  # also true of digits int() refuses, as '²'
+            return int(t)
+    except ValueError:
+        pass
+    raise ValueError("expected a whole number")
 
 
 def _count_or_none(text: str) -> int | None:

@@ -591,10 +591,16 @@ def read_lines(lines: Iterable[str | Diagnostic], path: str = "<string>", trivia
 
     With ``trivia`` the stream also holds Comment and Blank events, for ``kcref fmt``. With
     ``keep``, the text of each line is handed to it for the caret display of later diagnostics:
-    a hand's lines all at once, before its next ``hand`` line or the end of the reading is.
+    a hand's lines all at once, before its next ``hand`` line or the end of the reading is (a
+    hand's lines past :data:`KEPT_AT_ONCE` characters in parts, as they come).
     """
     unended = (line.rstrip("\r\n") if type(line) is str else line for line in lines)
     return _reading(unended, path, trivia, keep, first)
+
+
+KEPT_AT_ONCE = 1 << 20
+"""The text of a hand's lines is handed to the keeper at its next ``hand`` line, or sooner, once
+it holds this many characters: the reader holds no more than that of it."""
 
 
 def _reading(lines: Iterable[str | Diagnostic], path: str, trivia: bool, keep: LineKeeper | None,
@@ -603,6 +609,7 @@ def _reading(lines: Iterable[str | Diagnostic], path: str, trivia: bool, keep: L
     diagnostics may come."""
     lineno = first - 1
     kept: dict[int, str] = {}
+    size = 0  # the characters of the lines in ``kept``
     # Without trivia, comment lines are read (and kept) but not handed on.
     withheld_kinds = frozenset() if trivia else frozenset({Comment})
     for line in _without_bom(lines):
@@ -619,9 +626,15 @@ def _reading(lines: Iterable[str | Diagnostic], path: str, trivia: bool, keep: L
         if keep is not None and kind is not Blank:
             if kind is HandStart:
                 keep.add_lines(kept)
-                kept = {}
+                kept, size = {}, 0
                 keep.hand(lineno)
             kept[lineno] = line
+            size += len(line)
+            if size >= KEPT_AT_ONCE:
+                # A hand of endless lines (or endless lines before the first hand): handed on
+                # in parts, as the keeper keeps no more of a hand than its budget.
+                keep.add_lines(kept)
+                kept, size = {}, 0
         if kind not in withheld_kinds:
             yield item
     if keep is not None:

@@ -25,7 +25,7 @@ class LineKeeper(Protocol):
     keeper of its own that hands them on to one (the report keeps them for its page too)."""
 
     def add_lines(self, lines: dict[int, str]) -> None:
-        """Keep these lines, in order; a hand's lines come all at once."""
+        """Keep these lines, in order; a hand's lines come at once (a very long hand's in parts)."""
 
     def hand(self, lineno: int) -> None:
         """A hand starts at line ``lineno``."""

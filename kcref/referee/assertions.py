@@ -24,18 +24,34 @@ _NUMBER = lazy_pattern(r"-?[0-9]+")
 
 def _split_claims(words: list[str], players: tuple[str, ...]) -> list[tuple[str, str]] | None:
     """``Ann 42 Bob`` read as claims run together, ``[("Ann", "42"), ("Bob", "")]``, where each
-    name is a player's; None when the words cannot be read so."""
-    for end in range(1, len(words) + 1):
-        name = " ".join(words[:end])
-        if name not in players:
-            continue
-        if end == len(words):
-            return [(name, "")]
-        if _NUMBER().fullmatch(words[end]):
-            rest = _split_claims(words[end + 1:], players)
-            if rest is not None:
-                return [(name, words[end]), *rest]
-    return None
+    name is a player's; None when the words cannot be read so. Where several readings exist,
+    the one with the shortest names first.
+
+    Worked out from the last word back, each position once: a line of many words (a log's line
+    may be 64 KiB long) takes time in proportion to its length, and no recursion."""
+    sizes = sorted({name.count(" ") + 1 for name in players})
+    count = len(words)
+    # step[i]: the number of words of the first name of the reading of words[i:], 0 where none.
+    step = [0] * (count + 1)
+    for i in range(count - 1, -1, -1):
+        for size in sizes:
+            end = i + size
+            if end > count:
+                break
+            if " ".join(words[i:end]) not in players:
+                continue
+            if end == count or (end + 1 <= count and _NUMBER().fullmatch(words[end]) and step[end + 1]):
+                step[i] = size
+                break
+    if not step[0]:
+        return None
+    claims: list[tuple[str, str]] = []
+    i = 0
+    while i < count:
+        end = i + step[i]
+        claims.append((" ".join(words[i:end]), words[end] if end < count else ""))
+        i = end + 1
+    return claims
 
 
 def _missing_commas(line: Assertion, claim: Claim, players: tuple[str, ...]) -> str:
@@ -98,20 +114,35 @@ def _check_line(record: HandRecord, verdict: HandVerdict, line: Assertion,
     for claim, seat, col in zip(line.claims, seats, line.amount_cols):
         if claim.player is not None and seat is None:
             continue
-        unknown = _depends_on_unknown(verdict, line.quantity, seat)
+        unknown = _unknown_figure(verdict, line.quantity, seat)
         if unknown:
-            yield diagnostic(path, span.line, col, "KC604",
-                             f"'{line.quantity.value}' cannot be checked: it depends on the cards "
-                             f"{' and '.join(unknown)} had left, which are unknown (a reveal line would show them)")
+            yield diagnostic(path, span.line, col, "KC604", unknown)
             continue
         problem = _mismatch(verdict, line.quantity, claim, seat)
         if problem:
             yield diagnostic(path, span.line, col, "KC601", problem)
 
 
-def _depends_on_unknown(v: HandVerdict, quantity: Quantity, seat: int | None) -> tuple[str, ...]:
-    """The players whose unknown cards left the figure depends on (none: it can be checked)."""
-    unknown = unknown_value(v)
+def _unknown_figure(v: HandVerdict, quantity: Quantity, seat: int | None) -> str:
+    """The KC604 message for a figure that depends on cards nobody recorded, or "" when it can
+    be checked: the cards left of a player (their value), or the chips a player may have owed
+    for a penalty kcref could not judge (:attr:`HandVerdict.unpriced`)."""
+    left = _depends_on(v, quantity, seat, unknown_value(v))
+    owed = _depends_on(v, quantity, seat, tuple(v.players[s] for s in v.unpriced))
+    if not (left or owed):
+        return ""
+    reasons = []
+    if left:
+        reasons.append(f"the cards {' and '.join(left)} had left, which are unknown (a reveal line would show them)")
+    if owed:
+        reasons.append(f"chips {' and '.join(owed)} may have owed that kcref could not charge, as cards nobody "
+                       "recorded decide them (the note at the hand line says which)")
+    return f"'{quantity.value}' cannot be checked: it depends on " + ", and on ".join(reasons)
+
+
+def _depends_on(v: HandVerdict, quantity: Quantity, seat: int | None, unknown: tuple[str, ...]) -> tuple[str, ...]:
+    """Those of the players ``unknown`` (whose cards left, or whose chips owed, are unknown) that
+    the figure depends on (none: it can be checked)."""
     if not unknown:
         return ()
     own = tuple(n for n in unknown if seat is not None and n == v.players[seat])
@@ -120,9 +151,9 @@ def _depends_on_unknown(v: HandVerdict, quantity: Quantity, seat: int | None) ->
         return own
     if quantity is Quantity.POT:
         return unknown
-    if seat == v.winner:
-        # The winner's score and stack hold the pot; what the winner paid does not.
-        return () if quantity is Quantity.PAID else unknown
+    if seat is not None and seat == v.winner:
+        # The winner's score and stack hold the pot; what the winner paid is the winner's own.
+        return own if quantity is Quantity.PAID else unknown
     if quantity is Quantity.SCORE and scoring.scorer.only_winner:
         return ()  # a loser's score is 0 whatever the cards left
     return own

@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import Any, Final, NamedTuple, final
 
 from ..model.clip import clip
-from ..model.codes import UNREADABLE
+from ..model.codes import STOPS_READING, UNREADABLE
 from ..model.diagnostics import Diagnostic, diagnostic
 from ..model.events import TRIVIA, Blocked, Event, HandStart, Reveal, Span, Tag, Turn, Value
 from ..model.options import (
@@ -31,6 +31,11 @@ from ..notation.reader import Item, Run, is_name
 MAX_HAND_ITEMS = 20_000
 """A hand holding more lines and actions than this is not refereed past that point (KC505): no
 real hand comes near it, and it bounds the memory one hand can take."""
+
+
+MAX_OPTION_SETS = 64
+"""How many sets of options in force a file's grouping remembers (tags change rarely; past that
+number all are forgotten, and it remembers again those that come next)."""
 
 
 MAX_TAG_NAMES = 64
@@ -173,6 +178,8 @@ class _Context:
         key = (self.rules, tuple((k, t.value) for k, t in self.overrides.items()))
         cached = self._options.get(key)
         if cached is None:
+            if len(self._options) >= MAX_OPTION_SETS:
+                self._options.clear()  # a log of ever new option values stays in bounded memory
             values = {**self.defaults, **{k: t.value for k, t in self.overrides.items()}}
             cached = self._options[key] = resolve(self.rules, values)
         return cached
@@ -328,6 +335,7 @@ class _Grouping:
         """Those in force now, once a hand has asked (None again after any tag)."""
         self.reported_no_players = False
         self.unreadable = False
+        """The reading stopped (or never started): a file that holds no hand may hold one unread."""
         self.previous_players: tuple[str, ...] | None = None
         self.first_line = 0
         """The first line that is neither blank nor a comment (0: none yet), where KC004 points."""
@@ -403,7 +411,7 @@ class _Grouping:
                           marked=tuple(self.marked))
 
     def diagnostic(self, item: Diagnostic) -> _Found:
-        self.unreadable = self.unreadable or item.code in UNREADABLE
+        self.unreadable = self.unreadable or item.code in UNREADABLE or item.code in STOPS_READING
         if not self.first_line and item.line > 0:
             self.first_line = item.line
         if self.current is not None and item.is_error and self.cut is None:

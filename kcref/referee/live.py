@@ -1015,8 +1015,8 @@ def _judge_play(s: _State, event: Turn | Blocked | Reveal) -> _Judged | None:
     judges it, but from the replay of the hand so far: only ``event`` is judged. ``None`` when
     the line cannot be judged alone (the whole hand is judged again): the hand cannot (see
     :attr:`_Playing.alone`), or the set-up checks might have something to say of the line (it
-    names no player of the hand, draws a card seen already), or it takes the hand past
-    :data:`MAX_HAND_ITEMS` lines and actions (the grouping cuts it)."""
+    names no player of the hand, draws a card seen already, shows a card twice), or it takes the
+    hand past :data:`MAX_HAND_ITEMS` lines and actions (the grouping cuts it)."""
     playing = s.playing
     if playing is None or not playing.alone:
         return None
@@ -1029,6 +1029,8 @@ def _judge_play(s: _State, event: Turn | Blocked | Reveal) -> _Judged | None:
         drawn = [a.card for a in event.actions if isinstance(a, Draw) and a.card is not None]
         if table is None or len(set(drawn)) != len(drawn) or not table.seen.isdisjoint(drawn):
             return None
+    elif isinstance(event, Reveal) and len(set(event.cards)) != len(event.cards):
+        return None  # a card shown twice: the set-up checks' (KC210)
     if size >= MAX_HAND_ITEMS or (isinstance(event, (Turn, Reveal)) and record.seat(event.player) is None):
         return None
     record = record.with_event(event)

@@ -33,7 +33,7 @@ from .grouping import MAX_TAG_NAMES, NO_DEFAULTS, Defaults, HandRecord
 from .hand_score import hand_score
 from .replay import Judge, referee_hands
 from .setup_checks import checked_hands
-from .suppression import MARK, Suppressions
+from .suppression import MARK, Suppressions, line_comment
 from .verdict import HandVerdict
 
 if TYPE_CHECKING:
@@ -222,7 +222,7 @@ class FileCheck:
         note, sources = self.suppressions.note, self.sources
         for line, comment in self.later if self.suppress else ():
             text = "" if sources is None else sources.get(line)
-            note(line, comment or text, text)
+            note(line, comment or line_comment(text), text)
         self.later.clear()
 
     def hand(self, verdict: HandVerdict) -> None:

@@ -17,6 +17,7 @@ from typing import Final, NamedTuple
 from ..engine import moves
 from ..engine.carry import ChipCarry, carry_in
 from ..engine.faults import IllegalAction
+from ..engine.policy import Fault
 from ..engine.table import Table, Unchecked
 from ..engine.turns import (
     apply,
@@ -299,7 +300,8 @@ class _Replay:
             stacks_start=stacks_start, stacks_end=tuple(stacks) if stacks is not None else None,
             ante=t.ante, pot_start=pot_start, pot=pot, pot_left=t.pot,
             penalties=tuple(self.penalties), diagnostics=tuple(diagnostics), actions=self.actions,
-            unvalued=tuple(sorted(left)) if left else (), stopped_at=stopped_at)
+            unvalued=tuple(sorted(left)) if left else (), stopped_at=stopped_at,
+            unpriced=_unpriced(t) if t.unchecked else ())
 
     def _end(self, t: Table, complete: bool) -> tuple[int, tuple[int | None, ...] | None]:
         """Settle a hand judged to its end: the pot won (or left) and the points of the cards left."""
@@ -395,6 +397,21 @@ def _column(cols: tuple[int, ...], step: int | None, span: Span) -> int:
 def _cards_left(t: Table) -> tuple[tuple[Card, ...] | int, ...]:
     """Per seat: the cards left in deck order when they are all known, else how many."""
     return tuple([len(h) if h.unknown else tuple(moves.in_order(h.known)) for h in t.holdings])
+
+
+def _unpriced(t: Table) -> tuple[int, ...]:
+    """The seats a check that costs chips could not judge (see :attr:`HandVerdict.unpriced`)."""
+    if t.stacks is None:
+        return ()
+    kinds = []
+    if t.policy.king_fault is Fault.CHIPS:
+        kinds += [Unchecked.DEALT_KINGS, Unchecked.DRAWN_KINGS]
+    if t.policy.missed_draw is Fault.CHIPS:
+        kinds.append(Unchecked.STUCK)
+    seats: set[int] = set()
+    for kind in kinds:
+        seats.update(t.unchecked.get(kind, ()))
+    return tuple(sorted(seats))
 
 
 def _unchecked_message(t: Table) -> str:

@@ -6,6 +6,7 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import Any, Final
 
 from ..model.cards import FOUNDATIONS, HAND_SIZE, Card
+from ..model.codes import STOPS_READING
 from ..model.diagnostics import Diagnostic, diagnostic
 from ..model.events import Assertion, Blocked, Deal, Draw, Layout, Reveal, Span, Tag, Turn, written_draw_steps
 from ..notation.reader import Item
@@ -135,7 +136,9 @@ class _SetUp:
             handler = handlers.get(kind)
             if handler is not None:
                 handler(self, event)
-        if self.layouts == 0 and not self.early:
+        cut = self.record.cut
+        if self.layouts == 0 and not self.early and not (cut is not None and cut.code in STOPS_READING):
+            # (where the reading stopped within the hand, its layout may lie in what was not read)
             at = self.record.start.span
             out.append(diagnostic(self.path, at.line, at.col, "KC215", "this hand has no layout"))
         return out
@@ -202,8 +205,10 @@ class _SetUp:
             first = seen.get(card)
             # A card seen on another line is judged by the replay, against where the play left
             # it (KC326, ruling 19); only a card shown twice by this reveal is seen twice here.
-            if first is None or first[2] == at.line:
+            if first is None:
                 self.see(card, "revealed", at.line, col, self.seat, reveal=True)
+            elif first[2] == at.line:
+                self.see(card, "revealed", at.line, col, self.seat)
 
     def blocked(self, event: Blocked) -> None:
         self.turned = True

@@ -38,7 +38,7 @@ class HandVerdict(Value):
 
     __match_args__ = ("path", "index", "number", "players", "dealer", "rules", "options", "valid", "winner",
                       "blocked", "cards_left", "points", "stacks_start", "stacks_end", "ante", "pot_start", "pot",
-                      "pot_left", "penalties", "diagnostics", "actions", "unvalued", "stopped_at")
+                      "pot_left", "penalties", "diagnostics", "actions", "unvalued", "stopped_at", "unpriced")
     __slots__ = __match_args__
     _compared = __match_args__
 
@@ -48,7 +48,7 @@ class HandVerdict(Value):
                  stacks_start: tuple[int, ...] | None, stacks_end: tuple[int, ...] | None, ante: int,
                  pot_start: int, pot: int, pot_left: int, penalties: tuple[Penalty, ...],
                  diagnostics: tuple[Diagnostic, ...], actions: int, unvalued: tuple[int, ...] = (),
-                 stopped_at: int | None = None) -> None:
+                 stopped_at: int | None = None, unpriced: tuple[int, ...] = ()) -> None:
         self.path: Final = path
         self.index: Final = index
         """1-based position of the hand in its file."""
@@ -93,6 +93,11 @@ class HandVerdict(Value):
         self.stopped_at: Final = stopped_at
         """The line past which the hand was not judged: its first rule error, or a line that cannot
         be judged (a syntax or set-up error); None when the hand was judged to its end."""
+        self.unpriced: Final = unpriced
+        """Seats that may owe chips kcref could not charge, where chips are played: a penalty
+        check needed cards nobody recorded (dealt Kings under forced Kings, an unseen drawn card
+        that may have been a King to place, whether a player could still play when drawing only
+        when stuck), so what they paid may be short of what the table charged."""
 
     def with_diagnostics(self, more: tuple[Diagnostic, ...]) -> HandVerdict:
         """This verdict with ``more`` diagnostics after its own (those of the hand's assertion lines)."""

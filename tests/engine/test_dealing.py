@@ -131,6 +131,7 @@ def test_copy_carries_every_field() -> None:
     # What a played hand may leave as a new table has it, set here to other values.
     t.blocked, t.debtors, t.draw_step, t.drawn, t.idle, t.maybe_king = True, {1}, 2, True, 2, True
     t.pending_king, t.pot, t.removed, t.started_empty = parse_card("KH"), 3, [cards("KS QH")], True
+    t.removed_corners = {parse_card("KS")}
     t.unchecked = {Unchecked.HELD: {0}}
     fresh = Table(t.options, t.names, t.dealer, t.stock)
     given = {"options", "policy", "names", "n", "dealer", "stock"}  # the copy is made from these
