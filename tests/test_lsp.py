@@ -111,6 +111,20 @@ def test_changes_are_judged_again(session: Session) -> None:
     assert as_check(session.diagnostics(uri)) == of_text("\n".join(lines[:39]))
 
 
+@pytest.mark.parametrize("char", ["\u2028", "\x0c", "\x85", "\x1c", "\x0b"])
+def test_a_line_break_of_python_alone_is_no_line_end(session: Session, char: str) -> None:
+    """A form feed or U+2028 in a comment is no line end to the client or to check: an edit below
+    it lands where the editor made it (pygls splits lines with ``str.splitlines``)."""
+    lines = (SAMPLES / "classic-night.log").read_text(encoding="utf-8").split("\n")
+    lines[5] += f" # a{char}b"
+    uri = session.open(SAMPLES / f"break-{ord(char)}.log", "\n".join(lines))
+    session.diagnostics(uri)
+    turn = lines[13]
+    session.edit(uri, 13, 0, len(turn), turn.replace("5H->E", "5S->E"))
+    lines[13] = turn.replace("5H->E", "5S->E")
+    assert as_check(session.diagnostics(uri)) == of_text("\n".join(lines)) != []
+
+
 def _table_offers(text: str, line: int) -> list[str]:
     located = locate(read_text(text, "x", trivia=True), "x", None, line - 1)
     position = table_at(located.record, line - 1, located.stacks, located.pot)

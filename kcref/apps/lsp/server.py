@@ -13,11 +13,13 @@ import asyncio
 import inspect
 import json
 import logging
+import re
 from collections.abc import Iterable
 from typing import Any
 
 from lsprotocol import types as lsp
 from pygls.lsp.server import LanguageServer
+from pygls.workspace import TextDocument, Workspace
 from pygls.workspace.position_codec import PositionCodec
 
 from ...model.codes import Severity
@@ -40,6 +42,31 @@ LEGEND = lsp.SemanticTokensLegend(token_types=list(features.TOKEN_TYPES),
                                   token_modifiers=list(features.SUIT_MODIFIERS))
 
 log = logging.getLogger(__name__)
+
+
+_LINE_END = re.compile(r"\r\n?|\n")
+
+
+class LogText(TextDocument):
+    """A document as the client holds it, its lines ending where the protocol ends them (LF,
+    CRLF, CR): pygls splits them with ``str.splitlines``, which also breaks at a form feed,
+    U+2028, U+0085..., so that an edit below such a character in a comment lands on the wrong
+    line and the text judged is no longer the editor's."""
+
+    @property
+    def lines(self) -> tuple[str, ...]:
+        ends = [m.end() for m in _LINE_END.finditer(self.source)]
+        starts = [0, *ends]
+        return tuple(self.source[a:b] for a, b in zip(starts, [*ends, len(self.source)]) if a < b)
+
+
+class LogWorkspace(Workspace):
+    """The workspace, its text documents :class:`LogText`."""
+
+    def _create_text_document(self, doc_uri: str, source: str | None = None, version: int | None = None,
+                              language_id: str | None = None) -> TextDocument:
+        return LogText(doc_uri, source=source, version=version, language_id=language_id,
+                       sync_kind=self._sync_kind, position_codec=self._position_codec)
 
 
 class KcrefServer(LanguageServer):
@@ -191,6 +218,14 @@ class KcrefServer(LanguageServer):
 
 
 server = KcrefServer()
+
+
+@server.feature(lsp.INITIALIZE)
+def initialize(ls: KcrefServer, params: lsp.InitializeParams) -> None:
+    """The workspace pygls has just made, made again of :class:`LogText` documents (before any is opened)."""
+    made = ls.workspace
+    ls.protocol._workspace = LogWorkspace(made.root_uri, made._sync_kind, list(made.folders.values()),
+                                          made.position_encoding)
 
 
 @server.feature(lsp.TEXT_DOCUMENT_DID_OPEN)
