@@ -125,6 +125,20 @@ def test_a_line_break_of_python_alone_is_no_line_end(session: Session, char: str
     assert as_check(session.diagnostics(uri)) == of_text("\n".join(lines)) != []
 
 
+def test_a_log_with_cr_line_ends_is_placed_and_formatted_line_by_line(session: Session) -> None:
+    """Lines end at a CR alone too (old Mac files), for the client and for check: every
+    diagnostic on its own line, and the formatting's edit covers the whole text."""
+    text = (SAMPLES / "invalid/illegal-plays.log").read_text(encoding="utf-8").replace("\n", "\r")
+    uri = session.open(SAMPLES / "invalid/cr.log", text)
+    assert as_check(session.diagnostics(uri)) == of_text(text)
+    untidy = text.replace("->", " -> ")
+    uri = session.open(SAMPLES / "invalid/cr-untidy.log", untidy)
+    edits = session.run(session.client.text_document_formatting_async(lsp.DocumentFormattingParams(
+        lsp.TextDocumentIdentifier(uri), lsp.FormattingOptions(4, True))))
+    assert edits and len(edits) == 1
+    assert edits[0].range == lsp.Range(lsp.Position(0, 0), lsp.Position(untidy.count("\r"), 0))
+
+
 def _table_offers(text: str, line: int) -> list[str]:
     located = locate(read_text(text, "x", trivia=True), "x", None, line - 1)
     position = table_at(located.record, line - 1, located.stacks, located.pot)

@@ -13,7 +13,6 @@ import asyncio
 import inspect
 import json
 import logging
-import re
 from collections.abc import Iterable
 from typing import Any
 
@@ -27,7 +26,7 @@ from ...model.diagnostics import Diagnostic
 from ...model.version import VERSION
 from . import features
 from .document import Document
-from .judging import Judged
+from .judging import LINE_END, Judged, split_lines
 
 DEBOUNCE = 0.1
 """Seconds without a change before a changed document is judged and its diagnostics published,
@@ -44,9 +43,6 @@ LEGEND = lsp.SemanticTokensLegend(token_types=list(features.TOKEN_TYPES),
 log = logging.getLogger(__name__)
 
 
-_LINE_END = re.compile(r"\r\n?|\n")
-
-
 class LogText(TextDocument):
     """A document as the client holds it, its lines ending where the protocol ends them (LF,
     CRLF, CR): pygls splits them with ``str.splitlines``, which also breaks at a form feed,
@@ -55,7 +51,7 @@ class LogText(TextDocument):
 
     @property
     def lines(self) -> tuple[str, ...]:
-        ends = [m.end() for m in _LINE_END.finditer(self.source)]
+        ends = [m.end() for m in LINE_END.finditer(self.source)]
         starts = [0, *ends]
         return tuple(self.source[a:b] for a, b in zip(starts, [*ends, len(self.source)]) if a < b)
 
@@ -295,7 +291,7 @@ async def formatting(ls: KcrefServer, params: lsp.DocumentFormattingParams) -> l
     canonical = await asyncio.to_thread(features.formatted, text, doc.path)
     if canonical is None or canonical == text:
         return None if canonical is None else []
-    lines = text.split("\n")
+    lines = split_lines(text)
     end = lsp.Position(len(lines) - 1, ls.units(lines[-1]))
     return [lsp.TextEdit(lsp.Range(lsp.Position(0, 0), end), canonical)]
 
@@ -320,7 +316,7 @@ async def code_action(ls: KcrefServer, params: lsp.CodeActionParams) -> list[lsp
 @server.feature(lsp.TEXT_DOCUMENT_SEMANTIC_TOKENS_FULL, LEGEND)
 async def semantic_tokens(ls: KcrefServer, params: lsp.SemanticTokensParams) -> lsp.SemanticTokens:
     doc = ls.document(params.text_document.uri)
-    lines = doc.text.split("\n")
+    lines = split_lines(doc.text)
     data: list[int] = []
     last_line = last_start = 0
     for token in features.tokens(lines):
