@@ -160,6 +160,15 @@ def test_size_limits(served: Served) -> None:
     assert served.room.log.lines == 2
 
 
+@pytest.mark.parametrize("text", ["# half a character \ud83c", "hand 1 \udc00"])
+def test_a_lone_surrogate_is_refused_not_a_server_error(served: Served, text: str) -> None:
+    """JSON can carry half a character; no UTF-8 log (nor answer) can hold it."""
+    status, body = served.line(text)
+    assert status == 400 and "lone surrogate" in str(body["error"])
+    assert served.room.log.lines == 2 and served.room.version == 0
+    assert served.line("hand 1")[0] == 200
+
+
 def test_more_than_twenty_writes_a_second_are_refused(tmp_path: Path) -> None:
     path = tmp_path / "t.log"
     path.write_text("".join(line + "\n" for line in HEAD), encoding="utf-8")

@@ -102,6 +102,16 @@ async def _body(request: Request) -> Any:
         return None
 
 
+def _is_unicode(text: str) -> bool:
+    """Whether ``text`` is Unicode text (JSON can carry a lone surrogate, which no UTF-8 log or
+    answer can hold)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 def _error(status: int, message: str, **more: Any) -> JSONResponse:
     return JSONResponse({"error": message, **more}, status_code=status)
 
@@ -221,6 +231,9 @@ class Table:
             return _error(413, f"the line is over {MAX_LINE // 1024} KiB", state=self.room.state())
         if "\n" in text or "\r" in text:
             return _error(400, "one line at a time: the text holds a line end", state=self.room.state())
+        if not text.isascii() and not _is_unicode(text):
+            return _error(400, "the text holds half a character (a lone surrogate): type it again",
+                          state=self.room.state())
         outcome = self.room.submit(text, body["version"])
         return JSONResponse(outcome.body, status_code=outcome.status)
 
