@@ -356,6 +356,29 @@ def test_a_club_night_serves_each_table_with_its_keys_and_the_standings_across_t
     assert (tmp_path / "table-1.log").read_text(encoding="utf-8").endswith(WHOLE_HAND[-1] + "\n")
 
 
+def test_a_tables_page_opened_after_the_nights_keeps_its_key(tmp_path: Path) -> None:
+    """The night's page sets its cookie at ``/``, a table's at ``/t/N/``: a browser that opened
+    both sends both (the table's first), and the table's page still loads its files."""
+    from kcref.apps.serve.room import Broadcast
+    from kcref.apps.serve.tables import Night
+
+    changes = Broadcast()
+    with ExitStack() as files:
+        rooms = [open_table(str(n), str(tmp_path / f"table-{n}.log"), [("Players", "Ann, Bob")], files,
+                            io.StringIO(), changes) for n in (1, 2)]
+        assert all(rooms)
+        tables = [Table(room, Keys.new(), RateLimit(), f"/t/{room.name}/") for room in rooms if room is not None]
+        night = Night([t.room for t in tables], changes, Keys.new())
+        client = TestClient(build_app(tables, night.routes()))
+        one = tables[0].keys.write
+        both = {"cookie": f"kcref_key={one}; kcref_key={night.keys.view}"}
+        for url in ("/t/1/static/serve.js", "/t/1/static/serve.css", "/t/1/state", "/t/1/log"):
+            assert client.get(url, headers=both).status_code == 200, url
+        assert client.get("/standings", headers=both).status_code == 200
+        assert client.get("/t/2/state", headers=both).status_code == 403  # table 1's key opens table 1 only
+        assert client.post("/t/1/line", json={"text": "hand 1", "version": 0}, headers=both).status_code == 403
+
+
 def test_a_seating_file_is_one_line_of_players_a_table(tmp_path: Path) -> None:
     from kcref.apps.serve.tables import SeatingProblem, seating
 
