@@ -194,6 +194,15 @@ def test_hover_draws_the_table_as_show_does(session: Session) -> None:
         assert got.contents.value == f"```text\n{shown.rstrip()}\n```"  # type: ignore[union-attr]
 
 
+def test_hover_on_a_hand_without_usable_players(session: Session) -> None:
+    """A hover over a hand whose players are unknown draws what show draws, not an internal error."""
+    uri = session.open(SAMPLES / "nobody.log", '[Players "\U0001f0a1, Bob"]\nhand 1\nBob: 5S->E\n')
+    session.diagnostics(uri)
+    got = session.run(session.client.text_document_hover_async(lsp.HoverParams(
+        lsp.TextDocumentIdentifier(uri), lsp.Position(2, 2))))
+    assert got is not None and "the hand cannot be replayed" in got.contents.value  # type: ignore[union-attr]
+
+
 def test_hover_on_a_code_explains_it(session: Session, tmp_path: Path) -> None:
     log = tmp_path / "n.log"
     log.write_text("# kcref: ignore[KC301]\n", encoding="utf-8")
