@@ -379,6 +379,35 @@ def test_a_tables_page_opened_after_the_nights_keeps_its_key(tmp_path: Path) -> 
         assert client.post("/t/1/line", json={"text": "hand 1", "version": 0}, headers=both).status_code == 403
 
 
+def test_the_standings_across_eleven_tables_are_those_of_kcref_score(tmp_path: Path) -> None:
+    """``kcref score NIGHT_DIR`` takes the logs in the order of their paths (table-10.log before
+    table-2.log), and where a game is two hands that order decides the games (here, who leads
+    the last one): the night's page takes them in the same order."""
+    from click.testing import CliRunner
+
+    from kcref.apps.serve.room import Broadcast
+    from kcref.apps.serve.tables import standings_text
+    from kcref.cli import main
+    from tests.serve_util import HAND as WHOLE_HAND
+
+    night = tmp_path / "night"
+    night.mkdir()
+    with ExitStack() as files:
+        rooms = []
+        for n in range(1, 12):
+            ann, bob = ("Cy", "Dee") if n == 11 else ("Ann", "Bob")
+            room = open_table(str(n), str(night / f"table-{n}.log"),
+                              [("Players", f"{ann}, {bob}"), ("Rules", "commercial"), ("Hands", "2")],
+                              files, io.StringIO(), Broadcast())
+            assert room is not None
+            for text in WHOLE_HAND:
+                assert room.submit(text.replace("Ann", ann).replace("Bob", bob), room.version).status == 200
+            rooms.append(room)
+        scored = CliRunner().invoke(main, ["score", str(night)])
+        assert scored.exit_code == 0, scored.output
+        assert standings_text(rooms) == scored.output
+
+
 def test_a_seating_file_is_one_line_of_players_a_table(tmp_path: Path) -> None:
     from kcref.apps.serve.tables import SeatingProblem, seating
 
