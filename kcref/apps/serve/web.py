@@ -98,7 +98,7 @@ async def _body(request: Request) -> Any:
             raise TooBig(f"the request is over {MAX_BODY // 1024} KiB")
     try:
         return json.loads(data)
-    except ValueError:
+    except (ValueError, RecursionError):  # not JSON, or arrays nested too deep for the decoder
         return None
 
 
