@@ -213,6 +213,13 @@ def test_offers_are_the_legal_actions_after_those_chosen(served: Served) -> None
     assert "KS->NE" not in after["offers"] and "AH->S" in after["offers"]
     assert served.client.get("/offers", params={"after": "5S->N"},
                              headers={"X-Kcref-Key": served.keys.write}).json() == {"offers": []}
+    # The line may name the player, as a line fed may: the offers are the same.
+    for typed, same_as in (("Ann: KS->NE", "KS->NE"), ("Ann:", ""), ("Ann: ", "")):
+        offers = served.client.get("/offers", params={"after": typed}, headers={"X-Kcref-Key": served.keys.write})
+        assert offers.json()["offers"] == (after["offers"] if same_as else state["legal"]), typed
+    for wrong in ("Bob: KS->NE", "ann: KS->NE"):  # refused when fed (KC310, KC205): nothing offered
+        offers = served.client.get("/offers", params={"after": wrong}, headers={"X-Kcref-Key": served.keys.write})
+        assert offers.json() == {"offers": []}, wrong
 
 
 def test_every_change_is_broadcast_to_every_page(served: Served) -> None:

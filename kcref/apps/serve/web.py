@@ -22,7 +22,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Mount, Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from ...model.diagnostics import Diagnostic
+from ...model.events import Turn
 from ...notation.reader import read_text
 from ...notation.writer import action_text
 from .guard import CSP, HEADERS, KEY_COOKIE, MAX_BODY, MAX_LINE, REPORT_CSP, SVG_CSP, Keys, RateLimit, same_origin
@@ -195,11 +195,14 @@ class Table:
         if len(after.encode()) > MAX_LINE or log.turn is None:
             return JSONResponse({"offers": []})
         actions: list[Any] = []
+        after = after.strip()
+        if after.startswith(f"{log.turn}:"):  # the player's name typed too ("Ann: 5H->E"), as a line may be
+            after = after[len(log.turn) + 1:]
         if after.strip():
             items = list(read_text(f"{log.turn}: {after}"))
-            if len(items) != 1 or isinstance(items[0], Diagnostic):
+            if len(items) != 1 or not isinstance(items[0], Turn):
                 return JSONResponse({"offers": []})
-            actions = list(getattr(items[0], "actions", ()))
+            actions = list(items[0].actions)
         return JSONResponse({"offers": [action_text(a) for a in log.legal_actions(actions)]})
 
     # --- writing ---------------------------------------------------------------------------
