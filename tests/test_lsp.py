@@ -125,6 +125,22 @@ def test_a_line_break_of_python_alone_is_no_line_end(session: Session, char: str
     assert as_check(session.diagnostics(uri)) == of_text("\n".join(lines)) != []
 
 
+def test_an_edit_past_the_end_of_a_line_is_at_its_end(session: Session) -> None:
+    """A position past the end of its line stands for the line's end (the protocol says so):
+    on the last line too, where pygls put it one character early ('hand 05' for 'hand 50')."""
+    text = (SAMPLES / "classic-night.log").read_text(encoding="utf-8") + "hand 5"
+    uri = session.open(SAMPLES / "past-the-end.log", text)
+    session.diagnostics(uri)
+    last = text.count("\n")
+    for line, start, end, piece in ((last, 500, 500, "0"), (last, 900, 901, " # é🂡"), (13, 999, 1000, "; draw")):
+        session.edit(uri, line, start, end, piece)
+        lines = text.split("\n")
+        lines[line] += piece
+        text = "\n".join(lines)
+        assert as_check(session.diagnostics(uri)) == of_text(text), (line, piece)
+    assert "hand 50" in str(of_text(text))
+
+
 def test_a_log_with_cr_line_ends_is_placed_and_formatted_line_by_line(session: Session) -> None:
     """Lines end at a CR alone too (old Mac files), for the client and for check: every
     diagnostic on its own line, and the formatting's edit covers the whole text."""

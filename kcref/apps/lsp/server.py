@@ -55,6 +55,20 @@ class LogText(TextDocument):
         starts = [0, *ends]
         return tuple(self.source[a:b] for a, b in zip(starts, [*ends, len(self.source)]) if a < b)
 
+    def _apply_incremental_change(self, change: lsp.TextDocumentContentChangePartial) -> None:
+        """The change, its positions past the end of their line first brought back to the line's
+        end, as the protocol says (pygls takes them back one character more: on a last line
+        with no line end, before its last character)."""
+        lines = self.lines
+        change.range = lsp.Range(self._within(lines, change.range.start), self._within(lines, change.range.end))
+        super()._apply_incremental_change(change)
+
+    def _within(self, lines: tuple[str, ...], position: lsp.Position) -> lsp.Position:
+        if position.line >= len(lines):
+            return position
+        length = self.position_codec.client_num_units(lines[position.line].rstrip("\r\n"))
+        return lsp.Position(position.line, min(position.character, length))
+
 
 class LogWorkspace(Workspace):
     """The workspace, its text documents :class:`LogText`."""
