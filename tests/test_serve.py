@@ -107,6 +107,18 @@ def test_undo_takes_the_line_back_from_the_file(served: Served) -> None:
     assert served.path.read_text(encoding="utf-8") == "".join(line + "\n" for line in HEAD)
 
 
+def test_the_recent_lines_are_the_logs_as_numbered(served: Served) -> None:
+    """The page numbers the recent lines back from ``lines``: they are the log's last lines, a
+    run of blank lines one line (as written) and a blank line shown once a line follows it."""
+    for text in ["", *HAND, "", "", "KS->NE; AH->S", "", "", "", "# a note", ""]:
+        assert served.line(text)[0] == 200, text
+        state = served.room.state()
+        on_disk = served.path.read_text(encoding="utf-8").split("\n")[:-1]
+        if not served.room.log.unwritten:
+            assert state["lines"] == len(on_disk) and state["recent"] == on_disk[-len(state["recent"]):], text
+    assert state["recent"][-4:] == ["", "Ann: KS->NE; AH->S", "", "# a note"]
+
+
 def test_a_stale_submission_is_refused_with_the_new_state(served: Served) -> None:
     version = served.room.version
     assert served.line("hand 1", version)[0] == 200
