@@ -111,6 +111,50 @@ def test_changes_are_judged_again(session: Session) -> None:
     assert as_check(session.diagnostics(uri)) == of_text("\n".join(lines[:39]))
 
 
+@pytest.mark.parametrize("char", ["\u2028", "\x0c", "\x85", "\x1c", "\x0b"])
+def test_a_line_break_of_python_alone_is_no_line_end(session: Session, char: str) -> None:
+    """A form feed or U+2028 in a comment is no line end to the client or to check: an edit below
+    it lands where the editor made it (pygls splits lines with ``str.splitlines``)."""
+    lines = (SAMPLES / "classic-night.log").read_text(encoding="utf-8").split("\n")
+    lines[5] += f" # a{char}b"
+    uri = session.open(SAMPLES / f"break-{ord(char)}.log", "\n".join(lines))
+    session.diagnostics(uri)
+    turn = lines[13]
+    session.edit(uri, 13, 0, len(turn), turn.replace("5H->E", "5S->E"))
+    lines[13] = turn.replace("5H->E", "5S->E")
+    assert as_check(session.diagnostics(uri)) == of_text("\n".join(lines)) != []
+
+
+def test_an_edit_past_the_end_of_a_line_is_at_its_end(session: Session) -> None:
+    """A position past the end of its line stands for the line's end (the protocol says so):
+    on the last line too, where pygls put it one character early ('hand 05' for 'hand 50')."""
+    text = (SAMPLES / "classic-night.log").read_text(encoding="utf-8") + "hand 5"
+    uri = session.open(SAMPLES / "past-the-end.log", text)
+    session.diagnostics(uri)
+    last = text.count("\n")
+    for line, start, end, piece in ((last, 500, 500, "0"), (last, 900, 901, " # é🂡"), (13, 999, 1000, "; draw")):
+        session.edit(uri, line, start, end, piece)
+        lines = text.split("\n")
+        lines[line] += piece
+        text = "\n".join(lines)
+        assert as_check(session.diagnostics(uri)) == of_text(text), (line, piece)
+    assert "hand 50" in str(of_text(text))
+
+
+def test_a_log_with_cr_line_ends_is_placed_and_formatted_line_by_line(session: Session) -> None:
+    """Lines end at a CR alone too (old Mac files), for the client and for check: every
+    diagnostic on its own line, and the formatting's edit covers the whole text."""
+    text = (SAMPLES / "invalid/illegal-plays.log").read_text(encoding="utf-8").replace("\n", "\r")
+    uri = session.open(SAMPLES / "invalid/cr.log", text)
+    assert as_check(session.diagnostics(uri)) == of_text(text)
+    untidy = text.replace("->", " -> ")
+    uri = session.open(SAMPLES / "invalid/cr-untidy.log", untidy)
+    edits = session.run(session.client.text_document_formatting_async(lsp.DocumentFormattingParams(
+        lsp.TextDocumentIdentifier(uri), lsp.FormattingOptions(4, True))))
+    assert edits and len(edits) == 1
+    assert edits[0].range == lsp.Range(lsp.Position(0, 0), lsp.Position(untidy.count("\r"), 0))
+
+
 def _table_offers(text: str, line: int) -> list[str]:
     located = locate(read_text(text, "x", trivia=True), "x", None, line - 1)
     position = table_at(located.record, line - 1, located.stacks, located.pot)
@@ -164,6 +208,15 @@ def test_hover_draws_the_table_as_show_does(session: Session) -> None:
         assert got is not None
         shown = kcref("show", str(path.resolve()), "--line", str(line)).stdout
         assert got.contents.value == f"```text\n{shown.rstrip()}\n```"  # type: ignore[union-attr]
+
+
+def test_hover_on_a_hand_without_usable_players(session: Session) -> None:
+    """A hover over a hand whose players are unknown draws what show draws, not an internal error."""
+    uri = session.open(SAMPLES / "nobody.log", '[Players "\U0001f0a1, Bob"]\nhand 1\nBob: 5S->E\n')
+    session.diagnostics(uri)
+    got = session.run(session.client.text_document_hover_async(lsp.HoverParams(
+        lsp.TextDocumentIdentifier(uri), lsp.Position(2, 2))))
+    assert got is not None and "the hand cannot be replayed" in got.contents.value  # type: ignore[union-attr]
 
 
 def test_hover_on_a_code_explains_it(session: Session, tmp_path: Path) -> None:

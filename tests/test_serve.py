@@ -107,6 +107,18 @@ def test_undo_takes_the_line_back_from_the_file(served: Served) -> None:
     assert served.path.read_text(encoding="utf-8") == "".join(line + "\n" for line in HEAD)
 
 
+def test_the_recent_lines_are_the_logs_as_numbered(served: Served) -> None:
+    """The page numbers the recent lines back from ``lines``: they are the log's last lines, a
+    run of blank lines one line (as written) and a blank line shown once a line follows it."""
+    for text in ["", *HAND, "", "", "KS->NE; AH->S", "", "", "", "# a note", ""]:
+        assert served.line(text)[0] == 200, text
+        state = served.room.state()
+        on_disk = served.path.read_text(encoding="utf-8").split("\n")[:-1]
+        if not served.room.log.unwritten:
+            assert state["lines"] == len(on_disk) and state["recent"] == on_disk[-len(state["recent"]):], text
+    assert state["recent"][-4:] == ["", "Ann: KS->NE; AH->S", "", "# a note"]
+
+
 def test_a_stale_submission_is_refused_with_the_new_state(served: Served) -> None:
     version = served.room.version
     assert served.line("hand 1", version)[0] == 200
@@ -157,7 +169,20 @@ def test_size_limits(served: Served) -> None:
     assert response.status_code == 413 and "64 KiB" in response.json()["error"]
     assert served.line("hand 1\nhand 2")[0] == 400
     assert served.post("/line", ["hand 1"])[0] == 400
+    for deep in (b"[" * 50_000, b'{"text": "hand 1", "version": 0, "x": ' + b'{"a": ' * 10_000):
+        for url in ("/line", "/undo"):  # nested too deep for Python's JSON decoder: a bad body, not a crash
+            response = served.client.post(url, content=deep, headers={"X-Kcref-Key": served.keys.write})
+            assert response.status_code == 400, url
     assert served.room.log.lines == 2
+
+
+@pytest.mark.parametrize("text", ["# half a character \ud83c", "hand 1 \udc00"])
+def test_a_lone_surrogate_is_refused_not_a_server_error(served: Served, text: str) -> None:
+    """JSON can carry half a character; no UTF-8 log (nor answer) can hold it."""
+    status, body = served.line(text)
+    assert status == 400 and "lone surrogate" in str(body["error"])
+    assert served.room.log.lines == 2 and served.room.version == 0
+    assert served.line("hand 1")[0] == 200
 
 
 def test_more_than_twenty_writes_a_second_are_refused(tmp_path: Path) -> None:
@@ -200,6 +225,13 @@ def test_offers_are_the_legal_actions_after_those_chosen(served: Served) -> None
     assert "KS->NE" not in after["offers"] and "AH->S" in after["offers"]
     assert served.client.get("/offers", params={"after": "5S->N"},
                              headers={"X-Kcref-Key": served.keys.write}).json() == {"offers": []}
+    # The line may name the player, as a line fed may: the offers are the same.
+    for typed, same_as in (("Ann: KS->NE", "KS->NE"), ("Ann:", ""), ("Ann: ", "")):
+        offers = served.client.get("/offers", params={"after": typed}, headers={"X-Kcref-Key": served.keys.write})
+        assert offers.json()["offers"] == (after["offers"] if same_as else state["legal"]), typed
+    for wrong in ("Bob: KS->NE", "ann: KS->NE"):  # refused when fed (KC310, KC205): nothing offered
+        offers = served.client.get("/offers", params={"after": wrong}, headers={"X-Kcref-Key": served.keys.write})
+        assert offers.json() == {"offers": []}, wrong
 
 
 def test_every_change_is_broadcast_to_every_page(served: Served) -> None:
@@ -345,6 +377,58 @@ def test_a_club_night_serves_each_table_with_its_keys_and_the_standings_across_t
         assert client.get(f"/?key={night.keys.view}").status_code == 200
         assert night.keys.view not in {t.keys.write for t in tables} | {t.keys.view for t in tables}
     assert (tmp_path / "table-1.log").read_text(encoding="utf-8").endswith(WHOLE_HAND[-1] + "\n")
+
+
+def test_a_tables_page_opened_after_the_nights_keeps_its_key(tmp_path: Path) -> None:
+    """The night's page sets its cookie at ``/``, a table's at ``/t/N/``: a browser that opened
+    both sends both (the table's first), and the table's page still loads its files."""
+    from kcref.apps.serve.room import Broadcast
+    from kcref.apps.serve.tables import Night
+
+    changes = Broadcast()
+    with ExitStack() as files:
+        rooms = [open_table(str(n), str(tmp_path / f"table-{n}.log"), [("Players", "Ann, Bob")], files,
+                            io.StringIO(), changes) for n in (1, 2)]
+        assert all(rooms)
+        tables = [Table(room, Keys.new(), RateLimit(), f"/t/{room.name}/") for room in rooms if room is not None]
+        night = Night([t.room for t in tables], changes, Keys.new())
+        client = TestClient(build_app(tables, night.routes()))
+        one = tables[0].keys.write
+        both = {"cookie": f"kcref_key={one}; kcref_key={night.keys.view}"}
+        for url in ("/t/1/static/serve.js", "/t/1/static/serve.css", "/t/1/state", "/t/1/log"):
+            assert client.get(url, headers=both).status_code == 200, url
+        assert client.get("/standings", headers=both).status_code == 200
+        assert client.get("/t/2/state", headers=both).status_code == 403  # table 1's key opens table 1 only
+        assert client.post("/t/1/line", json={"text": "hand 1", "version": 0}, headers=both).status_code == 403
+
+
+def test_the_standings_across_eleven_tables_are_those_of_kcref_score(tmp_path: Path) -> None:
+    """``kcref score NIGHT_DIR`` takes the logs in the order of their paths (table-10.log before
+    table-2.log), and where a game is two hands that order decides the games (here, who leads
+    the last one): the night's page takes them in the same order."""
+    from click.testing import CliRunner
+
+    from kcref.apps.serve.room import Broadcast
+    from kcref.apps.serve.tables import standings_text
+    from kcref.cli import main
+    from tests.serve_util import HAND as WHOLE_HAND
+
+    night = tmp_path / "night"
+    night.mkdir()
+    with ExitStack() as files:
+        rooms = []
+        for n in range(1, 12):
+            ann, bob = ("Cy", "Dee") if n == 11 else ("Ann", "Bob")
+            room = open_table(str(n), str(night / f"table-{n}.log"),
+                              [("Players", f"{ann}, {bob}"), ("Rules", "commercial"), ("Hands", "2")],
+                              files, io.StringIO(), Broadcast())
+            assert room is not None
+            for text in WHOLE_HAND:
+                assert room.submit(text.replace("Ann", ann).replace("Bob", bob), room.version).status == 200
+            rooms.append(room)
+        scored = CliRunner().invoke(main, ["score", str(night)])
+        assert scored.exit_code == 0, scored.output
+        assert standings_text(rooms) == scored.output
 
 
 def test_a_seating_file_is_one_line_of_players_a_table(tmp_path: Path) -> None:

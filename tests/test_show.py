@@ -96,3 +96,15 @@ def test_show_a_hand_cut_by_a_line_that_cannot_be_judged(tmp_path: Path) -> None
     assert "stock 32" in end and "Ann to play" in end  # both draws before line 7 were replayed
     before = show(str(log), line=6)
     assert "stopped" not in before and before.splitlines()[2:] == end.splitlines()[3:]
+
+
+@pytest.mark.parametrize("head", ["", '[Players "Ann"]\n', '[Players "\U0001f0a1, Bob"]\n'])
+def test_show_a_hand_without_usable_players(head: str, tmp_path: Path) -> None:
+    """No Players tag, or one that cannot be used: the hand cannot be replayed, and show says so
+    (it said 'tuple index out of range', exit status 2: the dealer's name was looked up)."""
+    log = tmp_path / "nobody.log"
+    log.write_text(head + "hand 1\nAnn: 5S->E\n", encoding="utf-8")
+    result = CliRunner().invoke(main, ["show", str(log), "--line", str(head.count("\n") + 2)])
+    assert result.exit_code == 0, result.output
+    assert result.output.splitlines()[1].startswith("the hand cannot be replayed")
+    assert ", classic rules, after line" in result.output.splitlines()[0]

@@ -430,15 +430,30 @@ class LiveLog:
     def last_lines(self, count: int) -> tuple[str, ...]:
         """The last ``count`` lines accepted, in canonical form ('' for a blank line), oldest
         first: what a page that joins late shows of the log (the set-up of a hand still waiting
-        for its layout included)."""
-        if count <= 0:
-            return ()
-        found = self._texts[-count:]
-        for segment in reversed(self._segments):
+        for its layout included), as numbered in the log: a blank line is there once a line
+        follows it, and a run of blank lines is one (as they are written)."""
+        found: list[str] = []
+        blank = False
+        for text in self._texts_newest_first():
             if len(found) >= count:
                 break
-            found = segment.split("\n")[:-1][-(count - len(found)):] + found
-        return tuple(found)
+            if not text:
+                blank = bool(found)  # the blanks after the last line are not in the log yet
+                continue
+            if blank:
+                found.append("")
+                blank = False
+                if len(found) >= count:
+                    break
+            found.append(text)
+        return tuple(reversed(found))
+
+    def _texts_newest_first(self) -> Iterator[str]:
+        """The texts of the lines accepted, the last first (a blank line fed as ''; those the log
+        never numbers too, for they are fed again when a hand is taken back)."""
+        yield from reversed(self._texts)
+        for segment in reversed(self._segments):
+            yield from reversed(segment.split("\n")[:-1])
 
     def report(self) -> FileReport:
         """The log as ``kcref check`` reports it, with the verdicts of the finished hands and of

@@ -159,8 +159,9 @@ def _header(located: Located, unfinished: bool = False) -> str:
     else:
         where = "at the end of the hand"
     number = record.number if record.number is not None else record.index
-    return printable(f"{record.path}: hand {number}, {record.rules} rules, dealer {record.players[record.dealer]}, "
-                     f"{where}")
+    players = record.players  # none for a hand whose Players tag is missing or unusable
+    dealer = f"dealer {players[record.dealer]}, " if 0 <= record.dealer < len(players) else ""
+    return printable(f"{record.path}: hand {number}, {record.rules} rules, {dealer}{where}")
 
 
 def draw_table(located: Located, position: Position, style: ViewStyle) -> str:

@@ -19,6 +19,7 @@ hand, a line end other than LF, a NUL byte, or any file-level diagnostic (KC0xx)
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_right
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -164,15 +165,21 @@ class _Window:
         return _carried(carry)
 
 
-def _split(text: str) -> tuple[str, ...]:
-    return tuple(text.split("\n"))
+LINE_END = re.compile(r"\r\n?|\n")
+"""Where a line ends: LF, CRLF or a CR alone, as ``kcref check`` reads a log and as the protocol
+counts lines (never at the other breaks ``str.splitlines`` knows: a form feed, U+2028...)."""
+
+
+def split_lines(text: str) -> tuple[str, ...]:
+    """The lines of ``text`` as the client and ``kcref check`` number them (without their ends)."""
+    return tuple(LINE_END.split(text))
 
 
 def judge(text: str, path: str, config: Config | None = None) -> Judged:
     """Judge the whole ``text`` as ``kcref check`` judges a file named ``path`` holding it."""
     window = _Window(path, config, 1, (), ((), 0, 0), 0)
     window.run(text)
-    lines = _split(text)
+    lines = split_lines(text)
     whole_only = (window.after_first_hand_tag or window.whole_only or not window.hands or "\r" in text or "\0" in text
                   or any(d.code.startswith("KC0") for d in window.found))
     return Judged(text, lines, tuple(window.found), tuple(window.hands), tuple(window.tags), whole_only,
@@ -200,7 +207,7 @@ def rejudge(old: Judged, text: str, path: str, config: Config | None = None) -> 
     before the edited one kept, and those after it kept unless they depend on it."""
     if text == old.text:
         return old
-    lines = _split(text)
+    lines = split_lines(text)
     if old.whole_only or "\r" in text or "\0" in text:
         return judge(text, path, config)
     same_head = 0

@@ -18,6 +18,7 @@ from typing import Any
 
 from lsprotocol import types as lsp
 from pygls.lsp.server import LanguageServer
+from pygls.workspace import TextDocument, Workspace
 from pygls.workspace.position_codec import PositionCodec
 
 from ...model.codes import Severity
@@ -25,7 +26,7 @@ from ...model.diagnostics import Diagnostic
 from ...model.version import VERSION
 from . import features
 from .document import Document
-from .judging import Judged
+from .judging import LINE_END, Judged, split_lines
 
 DEBOUNCE = 0.1
 """Seconds without a change before a changed document is judged and its diagnostics published,
@@ -40,6 +41,42 @@ LEGEND = lsp.SemanticTokensLegend(token_types=list(features.TOKEN_TYPES),
                                   token_modifiers=list(features.SUIT_MODIFIERS))
 
 log = logging.getLogger(__name__)
+
+
+class LogText(TextDocument):
+    """A document as the client holds it, its lines ending where the protocol ends them (LF,
+    CRLF, CR): pygls splits them with ``str.splitlines``, which also breaks at a form feed,
+    U+2028, U+0085..., so that an edit below such a character in a comment lands on the wrong
+    line and the text judged is no longer the editor's."""
+
+    @property
+    def lines(self) -> tuple[str, ...]:
+        ends = [m.end() for m in LINE_END.finditer(self.source)]
+        starts = [0, *ends]
+        return tuple(self.source[a:b] for a, b in zip(starts, [*ends, len(self.source)]) if a < b)
+
+    def _apply_incremental_change(self, change: lsp.TextDocumentContentChangePartial) -> None:
+        """The change, its positions past the end of their line first brought back to the line's
+        end, as the protocol says (pygls takes them back one character more: on a last line
+        with no line end, before its last character)."""
+        lines = self.lines
+        change.range = lsp.Range(self._within(lines, change.range.start), self._within(lines, change.range.end))
+        super()._apply_incremental_change(change)
+
+    def _within(self, lines: tuple[str, ...], position: lsp.Position) -> lsp.Position:
+        if position.line >= len(lines):
+            return position
+        length = self.position_codec.client_num_units(lines[position.line].rstrip("\r\n"))
+        return lsp.Position(position.line, min(position.character, length))
+
+
+class LogWorkspace(Workspace):
+    """The workspace, its text documents :class:`LogText`."""
+
+    def _create_text_document(self, doc_uri: str, source: str | None = None, version: int | None = None,
+                              language_id: str | None = None) -> TextDocument:
+        return LogText(doc_uri, source=source, version=version, language_id=language_id,
+                       sync_kind=self._sync_kind, position_codec=self._position_codec)
 
 
 class KcrefServer(LanguageServer):
@@ -193,6 +230,14 @@ class KcrefServer(LanguageServer):
 server = KcrefServer()
 
 
+@server.feature(lsp.INITIALIZE)
+def initialize(ls: KcrefServer, params: lsp.InitializeParams) -> None:
+    """The workspace pygls has just made, made again of :class:`LogText` documents (before any is opened)."""
+    made = ls.workspace
+    ls.protocol._workspace = LogWorkspace(made.root_uri, made._sync_kind, list(made.folders.values()),
+                                          made.position_encoding)
+
+
 @server.feature(lsp.TEXT_DOCUMENT_DID_OPEN)
 async def did_open(ls: KcrefServer, params: lsp.DidOpenTextDocumentParams) -> None:
     item = params.text_document
@@ -260,7 +305,7 @@ async def formatting(ls: KcrefServer, params: lsp.DocumentFormattingParams) -> l
     canonical = await asyncio.to_thread(features.formatted, text, doc.path)
     if canonical is None or canonical == text:
         return None if canonical is None else []
-    lines = text.split("\n")
+    lines = split_lines(text)
     end = lsp.Position(len(lines) - 1, ls.units(lines[-1]))
     return [lsp.TextEdit(lsp.Range(lsp.Position(0, 0), end), canonical)]
 
@@ -285,7 +330,7 @@ async def code_action(ls: KcrefServer, params: lsp.CodeActionParams) -> list[lsp
 @server.feature(lsp.TEXT_DOCUMENT_SEMANTIC_TOKENS_FULL, LEGEND)
 async def semantic_tokens(ls: KcrefServer, params: lsp.SemanticTokensParams) -> lsp.SemanticTokens:
     doc = ls.document(params.text_document.uri)
-    lines = doc.text.split("\n")
+    lines = split_lines(doc.text)
     data: list[int] = []
     last_line = last_start = 0
     for token in features.tokens(lines):

@@ -68,7 +68,7 @@ class Keys(NamedTuple):
     def access(self, conn: HTTPConnection) -> Access:
         """What ``conn`` may do: read with either key anywhere; write with the write key in the header."""
         header = conn.headers.get(KEY_HEADER, "")
-        given = [header, conn.query_params.get(KEY_QUERY, ""), conn.cookies.get(KEY_COOKIE, "")]
+        given = [header, conn.query_params.get(KEY_QUERY, ""), *_cookies(conn)]
         write = _same(header, self.write)
         read = write or any(_same(k, self.write) or _same(k, self.view) for k in given if k)
         return Access(read, write)
@@ -78,6 +78,18 @@ class Keys(NamedTuple):
         sheet, script and picture load without the key in their URL)."""
         key = conn.query_params.get(KEY_QUERY, "")
         return key if key and (_same(key, self.write) or _same(key, self.view)) else None
+
+
+def _cookies(conn: HTTPConnection) -> list[str]:
+    """Every key cookie the request carries. A browser that opened the night's page (its cookie
+    at ``/``) and a table's (at ``/t/N/``) sends both under one name, and ``conn.cookies`` keeps
+    only the last, the night's: the table's page would lose its style sheet, script and picture."""
+    found = []
+    for chunk in conn.headers.get("cookie", "").split(";"):
+        name, equals, value = chunk.partition("=")
+        if equals and name.strip() == KEY_COOKIE:
+            found.append(value.strip().strip('"'))
+    return found
 
 
 def _same(given: str, key: str) -> bool:

@@ -41,8 +41,10 @@ def seating(text: str, tables: int | None) -> list[str]:
 
 
 def standings_text(rooms: Sequence[TableRoom]) -> str:
-    """The standings across the tables, as ``kcref score`` prints them for their logs together."""
-    reports = [room.log.report() for room in rooms]
+    """The standings across the tables, as ``kcref score`` prints them for their logs together
+    (taken, as it takes the logs of a folder, in the order of their paths: table-10.log before
+    table-2.log, which decides the games where a game spans hands)."""
+    reports = [room.log.report() for room in sorted(rooms, key=lambda room: room.file.path)]
     if not any(report.hands for report in reports):
         return "No hand is over yet.\n"
     scored = score_reports(reports, skip_invalid=True)

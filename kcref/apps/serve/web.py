@@ -22,7 +22,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Mount, Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from ...model.diagnostics import Diagnostic
+from ...model.events import Turn
 from ...notation.reader import read_text
 from ...notation.writer import action_text
 from .guard import CSP, HEADERS, KEY_COOKIE, MAX_BODY, MAX_LINE, REPORT_CSP, SVG_CSP, Keys, RateLimit, same_origin
@@ -98,8 +98,18 @@ async def _body(request: Request) -> Any:
             raise TooBig(f"the request is over {MAX_BODY // 1024} KiB")
     try:
         return json.loads(data)
-    except ValueError:
+    except (ValueError, RecursionError):  # not JSON, or arrays nested too deep for the decoder
         return None
+
+
+def _is_unicode(text: str) -> bool:
+    """Whether ``text`` is Unicode text (JSON can carry a lone surrogate, which no UTF-8 log or
+    answer can hold)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def _error(status: int, message: str, **more: Any) -> JSONResponse:
@@ -185,11 +195,14 @@ class Table:
         if len(after.encode()) > MAX_LINE or log.turn is None:
             return JSONResponse({"offers": []})
         actions: list[Any] = []
+        after = after.strip()
+        if after.startswith(f"{log.turn}:"):  # the player's name typed too ("Ann: 5H->E"), as a line may be
+            after = after[len(log.turn) + 1:]
         if after.strip():
             items = list(read_text(f"{log.turn}: {after}"))
-            if len(items) != 1 or isinstance(items[0], Diagnostic):
+            if len(items) != 1 or not isinstance(items[0], Turn):
                 return JSONResponse({"offers": []})
-            actions = list(getattr(items[0], "actions", ()))
+            actions = list(items[0].actions)
         return JSONResponse({"offers": [action_text(a) for a in log.legal_actions(actions)]})
 
     # --- writing ---------------------------------------------------------------------------
@@ -221,6 +234,9 @@ class Table:
             return _error(413, f"the line is over {MAX_LINE // 1024} KiB", state=self.room.state())
         if "\n" in text or "\r" in text:
             return _error(400, "one line at a time: the text holds a line end", state=self.room.state())
+        if not text.isascii() and not _is_unicode(text):
+            return _error(400, "the text holds half a character (a lone surrogate): type it again",
+                          state=self.room.state())
         outcome = self.room.submit(text, body["version"])
         return JSONResponse(outcome.body, status_code=outcome.status)
 
