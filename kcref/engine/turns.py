@@ -177,11 +177,11 @@ def _phase(t: Table, action: Action) -> bool:
                                      f"before anything else")
     if t.maybe_king:
         t.maybe_king = False
-        if t.closed is not None:
-            # After the draw at the end of the turn only the drawn King may be placed.
-            if _could_be_drawn_king(t, action):
-                return True
-        else:
+        # An unseen King placed in an empty corner right after an unseen draw is taken to be the
+        # drawn card, whenever the draw came (docs/rules.md, ruling 17).
+        if _could_be_drawn_king(t, action):
+            return True
+        if t.closed is None:
             t.mark_unchecked(Unchecked.DRAWN_KINGS, t.player)
     if t.closed is not None:
         if t.closed is Closed.KING_PLACED and _places_held_king(t, action):
