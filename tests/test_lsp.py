@@ -359,3 +359,31 @@ def test_fuzzed_edits_leave_it_up_and_equal_to_check(session: Session, edits: li
         lines[line] = lines[line][:start] + piece + lines[line][end:]
         lines = "\n".join(lines).split("\n")
         assert as_check(session.diagnostics(uri)) == of_text("\n".join(lines))
+
+
+def test_typing_without_a_pause_waits_for_one() -> None:
+    """docs/editors.md: a change after a pause is judged at once; one that follows it closely
+    waits until the typing pauses for DEBOUNCE seconds."""
+    import asyncio
+    from types import SimpleNamespace
+
+    from kcref.apps.lsp.server import DEBOUNCE, KcrefServer
+
+    async def typing() -> tuple[float, float]:
+        loop = asyncio.get_running_loop()
+        server = SimpleNamespace(pending={}, changed={})
+
+        async def publish(uri: str) -> None:
+            server.pending.pop(uri, None)
+
+        server.publish = publish
+        KcrefServer.schedule(server, "file:///a.log", DEBOUNCE)
+        first = server.pending["file:///a.log"].when() - loop.time()
+        await asyncio.sleep(DEBOUNCE / 5)  # the first judgement has run
+        KcrefServer.schedule(server, "file:///a.log", DEBOUNCE)
+        second = server.pending["file:///a.log"].when() - loop.time()
+        server.pending["file:///a.log"].cancel()
+        return first, second
+
+    first, second = asyncio.run(typing())
+    assert first <= 0.01 and second > DEBOUNCE / 2

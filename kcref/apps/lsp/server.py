@@ -175,8 +175,7 @@ class KcrefServer(LanguageServer):
             waiting.cancel()
         elif now - self.changed.get(uri, float("-inf")) > delay:
             delay = 0
-        if delay > 0 or waiting is not None:
-            self.changed[uri] = now
+        self.changed[uri] = now
         self.pending[uri] = loop.call_later(delay, lambda: asyncio.ensure_future(self.publish(uri)))
 
     async def publish(self, uri: str) -> None:
