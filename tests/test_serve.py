@@ -169,6 +169,7 @@ def test_size_limits(served: Served) -> None:
     assert response.status_code == 413 and "64 KiB" in response.json()["error"]
     assert served.line("hand 1\nhand 2")[0] == 400
     assert served.post("/line", ["hand 1"])[0] == 400
+    assert served.post("/line", {"text": "hand 1", "version": True})[0] == 400  # JSON true is no number
     for deep in (b"[" * 50_000, b'{"text": "hand 1", "version": 0, "x": ' + b'{"a": ' * 10_000):
         for url in ("/line", "/undo"):  # nested too deep for Python's JSON decoder: a bad body, not a crash
             response = served.client.post(url, content=deep, headers={"X-Kcref-Key": served.keys.write})

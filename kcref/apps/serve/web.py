@@ -219,7 +219,7 @@ class Table:
             body = await _body(request)
         except TooBig as exc:
             return None, _error(413, str(exc))
-        if not isinstance(body, dict) or not isinstance(body.get("version"), int):
+        if not isinstance(body, dict) or type(body.get("version")) is not int:  # a JSON true is no version
             return None, _error(400, 'the body is JSON: {"text": "...", "version": N}')
         return body, None
 
