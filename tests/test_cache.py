@@ -191,3 +191,33 @@ def test_an_entry_is_keyed_by_the_bytes_it_was_checked_from(tmp_path: Path) -> N
     assert key == Cache.key(night.read_bytes(), fingerprint(None))
     report = decoded(str(night), entry_of(checked))
     assert report is not None and report.errors > 0
+
+
+def test_an_entry_made_by_other_code_is_not_used(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """kcref's code changed under the same version number (a fix installed, a checkout moved on):
+    what the old code found is not printed, the file is checked again."""
+    from kcref.files import cache
+
+    with working_directory(tmp_path):
+        runner, fresh, entry = _cached_entry(tmp_path, monkeypatch)
+        key = json.loads(_body(entry))["key"]
+        monkeypatch.setattr(cache, "code_identity", lambda: "other code")
+        assert runner.invoke(main, ["check", "night.log"]).output == fresh
+        assert json.loads(_body(entry))["key"] != key  # checked again, and kept under the new key
+
+
+def test_the_code_identity_follows_the_code_files_not_pythons_caches(tmp_path: Path) -> None:
+    from kcref.files.cache import code_identity
+
+    (tmp_path / "engine").mkdir()
+    module = tmp_path / "engine" / "turns.py"
+    module.write_text("x = 1\n", encoding="utf-8")
+    before = code_identity(str(tmp_path))
+    (tmp_path / "engine" / "__pycache__").mkdir()
+    (tmp_path / "engine" / "__pycache__" / "turns.cpython-311.pyc").write_bytes(b"\0")
+    code_identity.cache_clear()
+    assert code_identity(str(tmp_path)) == before
+    module.write_text("x = 2\n", encoding="utf-8")
+    os.utime(module, ns=(1, 1))  # the same size, another time
+    code_identity.cache_clear()
+    assert code_identity(str(tmp_path)) != before

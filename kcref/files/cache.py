@@ -19,6 +19,7 @@ on without it.
 
 from __future__ import annotations
 
+import functools
 import os
 import stat
 import sys
@@ -76,6 +77,32 @@ def cache_off(environ: dict[str, str] | os._Environ[str]) -> bool:
     return environ.get(NO_CACHE_ENV, "") not in ("", "0")
 
 
+PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+"""The folder of the kcref package that runs."""
+
+
+@functools.cache
+def code_identity(package: str = PACKAGE) -> str:
+    """What tells the code of this kcref from another's with the same version number (a checkout
+    that moved on, a fix installed over a release): the name, size and modification time of
+    every file of the ``package`` folder but Python's own byte-code caches. A cache entry made by
+    other code is not used, so a change to kcref never leaves its old verdicts standing; a
+    reinstall of the same code only costs one fresh check of each file."""
+    import hashlib
+
+    found = []
+    for folder, subfolders, files in os.walk(package):
+        subfolders[:] = [name for name in subfolders if name != "__pycache__"]
+        for name in files:
+            path = os.path.join(folder, name)
+            try:
+                st = os.stat(path)
+            except OSError:
+                continue
+            found.append(f"{os.path.relpath(path, package)}\0{st.st_size}\0{st.st_mtime_ns}")
+    return hashlib.sha256("\n".join(sorted(found)).encode("utf-8", "surrogateescape")).hexdigest()
+
+
 def _to_stderr(text: str) -> None:
     try:
         print(text, file=sys.stderr, flush=True)
@@ -122,13 +149,14 @@ class Cache:
     @staticmethod
     def key(data: bytes, fingerprint: str) -> str:
         """The key of a file's bytes ``data`` checked under ``fingerprint`` (what else changes the
-        result): with the kcref version and the entry layout."""
+        result): with the kcref version, the code that judged it (:func:`code_identity`) and the
+        entry layout."""
         import hashlib
 
         from ..model.version import VERSION
 
         digest = hashlib.sha256(data)
-        digest.update(f"\0{LAYOUT}\0{VERSION}\0{fingerprint}".encode("utf-8", "surrogateescape"))
+        digest.update(f"\0{LAYOUT}\0{VERSION}\0{code_identity()}\0{fingerprint}".encode("utf-8", "surrogateescape"))
         return digest.hexdigest()
 
     def load(self, path: str, key: str) -> Entry | None:
