@@ -97,11 +97,15 @@ def test_a_log_replaced_while_it_is_recorded_stops_the_recording_with_nothing_lo
     assert log.read_bytes() == b"".join(LINES[:FIRST])
 
 
-def test_a_log_rewritten_while_it_is_recorded_shows_the_lines_it_no_longer_holds(tmp_path: Path) -> None:
+@pytest.mark.parametrize("comment", ["", " # a\u2028b", " # a\x85b", " # a\x0cb"], ids=repr)
+def test_a_log_rewritten_while_it_is_recorded_shows_the_lines_it_no_longer_holds(tmp_path: Path, comment: str) -> None:
+    """A comment may hold a character Python alone takes for a line end (U+2028, NEL, a form
+    feed): the lines are counted as a log's are, at LF, CRLF or CR."""
     log = tmp_path / "night.log"
-    proc = _recording(log, LINES[:FIRST])
+    first = LINES[0].rstrip(b"\n") + comment.encode("utf-8") + b"\n"
+    proc = _recording(log, [first, *LINES[1:FIRST]])
     other = tmp_path / "new.log"
-    other.write_bytes(b"".join(LINES[:FIRST - 2]))
+    other.write_bytes(b"".join([first, *LINES[1:FIRST - 2]]))
     os.replace(other, log)
     status, said = _finish(proc, LINES[FIRST])
     assert status == 2

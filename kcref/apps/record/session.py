@@ -230,7 +230,7 @@ def stopped(file: LogFile, exc: OSError, lines: int, unwritten: str, undo: bool 
         said += _elsewhere(file, lines, since)
     if unwritten:
         said += "Not written (type it again once the log is sorted out):\n"
-        said += "".join(f"    {terminal(line)}\n" for line in unwritten.splitlines())
+        said += "".join(f"    {terminal(line)}\n" for line in split_lines(unwritten))
     return said
 
 
@@ -249,7 +249,7 @@ def _elsewhere(file: LogFile, lines: int, since: int) -> str:
         theirs = b""
     if theirs.startswith(ours):
         return ""
-    mine, now = ours.decode("utf-8", "replace").splitlines(), theirs.decode("utf-8", "replace").splitlines()
+    mine, now = split_lines(ours.decode("utf-8", "replace")), split_lines(theirs.decode("utf-8", "replace"))
     same = next((i for i, (a, b) in enumerate(zip(mine, now)) if a != b), min(len(mine), len(now)))
     missing = mine[max(same, since):lines]
     if not missing:
