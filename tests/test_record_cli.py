@@ -113,6 +113,20 @@ def test_a_log_with_errors_or_not_canonical_is_not_resumed(tmp_path: Path) -> No
     assert done.returncode == 2 and b"ends with a hand that has no layout" in done.stderr
 
 
+def test_a_log_with_crlf_line_ends_is_not_canonical_and_not_resumed(tmp_path: Path) -> None:
+    """``kcref fmt --check`` finds CRLF line ends not canonical, so ``record`` must not resume
+    such a log: it would append LF lines to it, and ``undo`` would then take the log for one
+    another program had changed."""
+    log = tmp_path / "crlf.log"
+    text = kcref_run("fmt", str(ROOT / "samples" / "short-classic.log")).stdout.replace(b"\n", b"\r\n")
+    log.write_bytes(text)
+    assert kcref_run("fmt", "--check", str(log)).returncode == 1
+    done = kcref_run("record", str(log), stdin=b"undo\n")
+    assert done.returncode == 2 and b"kcref fmt --write" in done.stderr
+    assert b"changed under the recorder" not in done.stderr
+    assert log.read_bytes() == text
+
+
 def test_a_hand_s_set_up_is_written_with_its_layout(tmp_path: Path) -> None:
     log = tmp_path / "night.log"
     done = kcref_run("record", str(log), "--players", "Ann, Bob", stdin=b"hand 1\ndeal Ann: 3H 7C QS 2D 9H 4S 5C\n")

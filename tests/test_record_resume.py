@@ -119,7 +119,7 @@ def _fed(text: str, path: str) -> LiveLog:
         written.append(judged.written)
     if log.unwritten:
         raise LogHasErrors(f"{path} ends with a hand that has no layout: run 'kcref check' on it and fix it first")
-    if log._state.blank or "".join(written) != text.replace("\r\n", "\n"):
+    if log._state.blank or "".join(written) != text:
         raise LogHasErrors(f"{path} is not in canonical form: run 'kcref fmt --write' on it first")
     return log
 

@@ -290,7 +290,7 @@ class LiveLog:
         or when the text is not in canonical form (``kcref fmt --write`` puts it in it).
         """
         log = cls(path)
-        canonical = _Canonical(text.replace("\r\n", "\n"))
+        canonical = _Canonical(text)
         refused = log._rebuild(split_lines(text.removeprefix(BOM)), canonical)
         if refused is not None:
             number, judged = refused
