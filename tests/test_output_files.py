@@ -157,6 +157,22 @@ def test_a_folder_is_refused(command: str, tmp_path: Path) -> None:
     assert code == 2 and err.endswith(": it is a directory\n") and not (tmp_path / "new").exists()
 
 
+@pytest.mark.parametrize("command", ["check", "report"])
+@pytest.mark.parametrize("how", ["file", "folder", "link"])
+def test_a_log_read_is_never_the_output(command: str, how: str, tmp_path: Path) -> None:
+    """``-o`` naming one of the logs read (as given, found in a folder, or through a link) would
+    replace the log with the results: refused, the log left as it was."""
+    log = tmp_path / "night.log"
+    log.write_bytes(NIGHT.read_bytes())
+    target = tmp_path / "link.log" if how == "link" else log
+    if how == "link":
+        target.symlink_to(log.name)
+    given = tmp_path if how == "folder" else log
+    code, out, err = invoke(command, *(["--no-cache"] if command == "check" else []), str(given), "-o", str(target))
+    assert (code, out, err) == (2, "", f"kcref {command}: cannot write {target}: it is one of the logs read\n")
+    assert log.read_bytes() == NIGHT.read_bytes() and left_behind(tmp_path) == []
+
+
 @pytest.mark.parametrize("command", WRITERS)
 def test_a_missing_folder(command: str, tmp_path: Path) -> None:
     target = tmp_path / "no" / "such.txt"

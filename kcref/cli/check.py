@@ -9,7 +9,15 @@ from typing import TYPE_CHECKING, TextIO
 
 import click
 
-from .common import Failed, colour_option, no_gitignore, output_file, resolve_inputs, wants_colour
+from .common import (
+    Failed,
+    colour_option,
+    no_gitignore,
+    output_file,
+    refuse_a_log_read,
+    resolve_inputs,
+    wants_colour,
+)
 from .registry import Described, RegistryChoice, RegistryOption
 
 if TYPE_CHECKING:
@@ -182,6 +190,7 @@ def command(ctx: click.Context, files: tuple[str, ...], fmt: str | None, globs: 
     else:
         # Streamed into a temp file, put in place only once the check has run to its end: a
         # failed write, a Ctrl-C or a signal leaves the FILE as it was.
+        refuse_a_log_read(out, inputs.paths)
         with output_file(out) as target:
             status = check_into(target.text())
             target.commit()

@@ -82,6 +82,32 @@ def cannot_write(path: str, exc: OSError) -> Failed:
     return Failed(printable(f"kcref {name}: cannot write {path}: {exc.strerror or exc}"))
 
 
+def refuse_a_log_read(out: str, paths: Sequence[str]) -> None:
+    """An output file that is one of the logs read (``paths``; through a link too) would be
+    replaced by what is written about it: refused (:func:`cannot_write`), the log left as it is."""
+    import os
+    import stat
+
+    from ..files.atomic import CannotWrite
+    from ..files.inputs import STDIN
+
+    try:
+        st = os.stat(out)
+    except (OSError, ValueError):
+        return  # not there yet (or not a name at all): nothing it could replace
+    if not stat.S_ISREG(st.st_mode):
+        return  # a device or a FIFO is written through, never replaced
+    for path in paths:
+        if path == STDIN:
+            continue
+        try:
+            log = os.stat(path)
+        except (OSError, ValueError):
+            continue
+        if (log.st_dev, log.st_ino) == (st.st_dev, st.st_ino):
+            raise cannot_write(out, CannotWrite("it is one of the logs read"))
+
+
 @contextmanager
 def output_file(path: str) -> Iterator[AtomicFile | StreamFile]:
     """The command's output file (see :func:`kcref.files.atomic.open_output`): written whole, once

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from .common import Failed, cannot_write, gitignored, no_gitignore, resolve_inputs
+from .common import Failed, cannot_write, gitignored, no_gitignore, refuse_a_log_read, resolve_inputs
 
 if TYPE_CHECKING:
     from ..files.inputs import Inputs
@@ -53,7 +53,9 @@ def command(ctx: click.Context, files: tuple[str, ...], out: str, globs: tuple[s
     exclusions = gitignored(no_gitignore)
 
     def build() -> int:
-        return _build(resolve_inputs(files, globs, exclusions=exclusions), title, watch, target)
+        inputs = resolve_inputs(files, globs, exclusions=exclusions)
+        refuse_a_log_read(target, inputs.paths)
+        return _build(inputs, title, watch, target)
 
     if not watch:
         ctx.exit(build())
