@@ -624,6 +624,25 @@ def test_ratings_and_head_to_head_on_the_page(commercial: Page) -> None:
     assert h2h[2] == ["Eli", "3–0", "", "3–0", "3–0"]
 
 
+HIDDEN = "\x1b\x07\x7f\u202e\u2066\u200b\ufeff"
+"""Control, bidi and invisible characters: no text of the page may hold one raw."""
+
+
+def test_control_and_bidi_characters_never_reach_the_page(tmp_path: Path) -> None:
+    """A tag value, a file name, a message quoting a log and the title: each such character shows
+    as U+FFFD on the page, as in every other output (an RLO in a file name once reversed the
+    text after it)."""
+    odd = "x\x1b[2J\x07\u202egol.exe\u2066\u200b"
+    log = tmp_path / f"night{odd}.log"
+    log.write_text(COMMERCIAL.read_text(encoding="utf-8").replace("Club night", f"Club {odd}").replace(
+        "Dora: ", f"Dora{odd}: ", 1), encoding="utf-8")
+    html = build_report(resolve([str(log)]), title=f"Title {odd}").html
+    page = Page(html)
+    assert not [ch for ch in html if ch in HIDDEN]
+    assert not [ch for text in page.text for ch in text if ch in HIDDEN]
+    assert "Club x\ufffd[2J\ufffd\ufffdgol.exe\ufffd\ufffd" in page.text
+
+
 HOSTILE_TEXTS = ["</script><script>alert(1)</script>", "<!--", "-->", "]]>", "<![CDATA[", "</svg>", "\"'><img src=x>",
                  "&amp;&lt;", "\u2028\u2029", "\x1b[31m", "\u202e", "{{ 7*7 }}", "{% raw %}", "\\u003c", "名前"]
 

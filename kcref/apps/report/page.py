@@ -29,7 +29,7 @@ from typing import IO, Any, NamedTuple
 from ...files.inputs import Inputs
 from ...files.user_cache import private_folder
 from ...model.chunks import joined
-from ...model.diagnostics import Diagnostic
+from ...model.diagnostics import Diagnostic, printable
 from ...model.status import ExitStatus
 from ...model.version import VERSION
 from ...model.words import plural
@@ -84,9 +84,25 @@ def _environment() -> Any:
     env = jinja2.Environment(loader=jinja2.PackageLoader("kcref.apps.report", "templates"),
                              autoescape=jinja2.select_autoescape(("html", "html.j2", "j2"), default=True),
                              undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True,
-                             bytecode_cache=_template_cache())
+                             finalize=_shown, bytecode_cache=_template_cache())
     env.globals["plural"] = plural
     return env
+
+
+def _shown(value: object) -> object:
+    """What the templates print of a value: text (a name, a tag value, a file name, a message)
+    with every control, bidi or invisible character replaced by U+FFFD, as every other output
+    shows it (line ends kept); the page's own markup as it is."""
+    from markupsafe import Markup
+
+    if isinstance(value, str) and not isinstance(value, Markup):
+        return printable(value, keep_breaks=True)
+    return value
+
+
+TEMPLATE_CODE = "shown"
+"""Names how the environment compiles the templates (its ``finalize``): part of the cached code's
+name, since Jinja2 checks only a template's text before it uses its cached code."""
 
 
 def _template_cache() -> Any:
@@ -109,7 +125,7 @@ def _template_cache() -> Any:
             except OSError:
                 pass
 
-    return QuietCache(folder, f"kcref-{VERSION}-%s.cache")
+    return QuietCache(folder, f"kcref-{VERSION}-{TEMPLATE_CODE}-%s.cache")
 
 
 def _resource(name: str) -> str:
