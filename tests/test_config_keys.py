@@ -36,7 +36,8 @@ GOOD = {"rules": "family", "options": {"Target": 50, "Draw": "start"}, "select":
         "extend-exclude": "scratch/", "respect-gitignore": False, "strict": True, "glob": ["*.kc"],
         "format": "json", "jobs": 2, "cache": False, "cache-dir": ".cache"}
 BAD = [None, 0, -1, 1.5, True, "", "KC", "kc2", "KC99", "nope", "\x00", "a\nb", [], ["KC2", 3], [["KC2"]],
-       {"Target": 50}, {"Nope": 1}, {"x.log": ["KC1"]}, {"x.log": ["XX"]}, {"a\x00": ["KC1"]}, "Classic"]
+       {"Target": 50}, {"Nope": 1}, {"x.log": ["KC1"]}, {"x.log": ["XX"]}, {"a\x00": ["KC1"]}, "Classic",
+       "!", ["out/", "! "], "a\\", "a\\/b", {"!": ["KC1"]}, {"a\\": ["KC1"]}]
 
 
 def test_every_key_has_a_value_both_take() -> None:
@@ -106,6 +107,22 @@ def test_the_search_passes_over_what_git_ignores(tmp_path: Path) -> None:
         assert found == want, folder
     everything = [e.path for e in search(str(tmp_path / "logs"), exclusions=Exclusions(gitignore=False))]
     assert len(everything) == 8
+
+
+@pytest.mark.parametrize("pattern", ["!", "\\", "a\\", "!\t", "a\\/b"])
+def test_a_pattern_that_is_no_pattern(pattern: str, tmp_path: Path) -> None:
+    """Git passes over a line of a .gitignore that is no pattern, and so does the search (the
+    pathspec library raised, and every command that searches a folder ended in a traceback); in
+    the configuration it is a bad value, named, as any other."""
+    (tmp_path / ".git").mkdir()
+    (tmp_path / ".gitignore").write_text(f"{pattern}\nout.log\n", encoding="utf-8")
+    for name in ("in.log", "out.log"):
+        (tmp_path / name).write_text("x\n", encoding="utf-8")
+    found = [os.path.basename(e.path) for e in search(str(tmp_path), exclusions=Exclusions())]
+    assert found == ["in.log"]
+    for key, value in (("exclude", [pattern]), ("extend-exclude", pattern), ("per-file-ignores", {pattern: "KC1"})):
+        with pytest.raises(ConfigError, match=f"{key}: .*not a pattern of a .gitignore"):
+            config_from({key: value}, "kcref.toml")
 
 
 def test_the_configuration_excludes_relative_to_its_folder(tmp_path: Path) -> None:

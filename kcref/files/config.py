@@ -24,7 +24,7 @@ from ..model.codes import CODES, UNREADABLE
 from ..model.diagnostics import printable
 from ..model.options import OPTION_TAGS_BY_NAME, PRESETS_BY_NAME
 from ..model.words import did_you_mean
-from .excludes import Exclusions, matches_pattern
+from .excludes import Exclusions, matches_pattern, pattern_problem
 
 KCREF_TOML = "kcref.toml"
 PYPROJECT = "pyproject.toml"
@@ -210,6 +210,8 @@ def _patterns(value: object) -> tuple[str, ...]:
     for pattern in patterns:
         if "\0" in pattern or "\n" in pattern:
             raise ValueError(f"{printable(repr(pattern))}: a pattern holds no NUL or line end")
+        if pattern_problem(pattern) is not None:
+            raise ValueError(f"{printable(repr(pattern))}: not a pattern of a .gitignore")
     return patterns
 
 
@@ -258,8 +260,14 @@ def _code_schema() -> dict[str, object]:
     return _one_or_list({"type": "string", "enum": prefixes})
 
 
+PATTERN_SCHEMA = r"^(?:[^!\\\u0000\n][^\\\u0000\n]*|![^\\\u0000\n]*[^\s\\\u0000\n][^\\\u0000\n]*)?$"
+"""A line of a ``.gitignore`` as the schema takes it: stricter than the reader, as a schema may be
+(no backslash at all, since some escapes are no pattern, such as a trailing one; no ``!`` with
+nothing but white space after it), and never more lenient."""
+
+
 def _pattern_schema() -> dict[str, object]:
-    return _one_or_list({"type": "string", "pattern": "^[^\\u0000\\n]*$"})
+    return _one_or_list({"type": "string", "pattern": PATTERN_SCHEMA})
 
 
 def _rules_schema() -> dict[str, object]:
@@ -273,7 +281,7 @@ def _options_schema() -> dict[str, object]:
 
 
 def _per_file_schema() -> dict[str, object]:
-    return {"type": "object", "propertyNames": {"pattern": "^[^\\u0000\\n]*$"},
+    return {"type": "object", "propertyNames": {"pattern": PATTERN_SCHEMA},
             "additionalProperties": _code_schema()}
 
 

@@ -89,9 +89,7 @@ class Walk:
     def add(self, folder: str, lines: Sequence[str]) -> None:
         if not any(line.strip() and not line.lstrip().startswith("#") for line in lines):
             return
-        from pathspec import GitIgnoreSpec
-
-        self.specs.append((folder, GitIgnoreSpec.from_lines(lines)))
+        self.specs.append((folder, _spec(lines)))
 
     def read_gitignore(self, folder: str) -> None:
         """Take the ``.gitignore`` of ``folder`` (an absolute path), if it has one."""
@@ -113,6 +111,28 @@ class Walk:
             if include is not None:
                 verdict = include
         return verdict
+
+
+def _spec(lines: Sequence[str]) -> GitIgnoreSpec:
+    """``lines`` compiled; a line that is no pattern (``!`` or ``\\`` alone) is passed over, as
+    git passes it over."""
+    from pathspec import GitIgnoreSpec
+
+    try:
+        return GitIgnoreSpec.from_lines(lines)
+    except ValueError:
+        return GitIgnoreSpec.from_lines([line for line in lines if pattern_problem(line) is None])
+
+
+def pattern_problem(pattern: str) -> str | None:
+    """Why ``pattern`` is not a line of a ``.gitignore`` that can be read, or ``None`` when it is one."""
+    from pathspec import GitIgnoreSpec
+
+    try:
+        GitIgnoreSpec.from_lines([pattern])
+    except ValueError as exc:
+        return str(exc)
+    return None
 
 
 def matches_pattern(pattern: str, path: str, folder: str) -> bool:
