@@ -466,6 +466,33 @@ def test_a_forked_child_leaves_its_parents_temp_file_alone(tmp_path: Path) -> No
     assert target.read_text(encoding="utf-8") == "whole\n"
 
 
+def test_a_child_signalled_before_its_after_fork_hook_ends_as_by_default(tmp_path: Path) -> None:
+    """A worker forked while the guard is held runs the parent's handler until its after-fork
+    hook gives SIGTERM its default action back: terminated in that moment (the parent stops the
+    pool as it starts), it once removed the parent's temp file and raised SystemExit in the hook,
+    where it is ignored, so it lived on and the parent waited for it for ever."""
+    from kcref.files import atomic
+    from kcref.files.atomic import AtomicFile
+
+    target = tmp_path / "out.txt"
+    with AtomicFile(str(target)) as f:
+        f.write(b"whole\n")
+        pid = os.fork()
+        if pid == 0:  # pragma: no cover - the child, put back as it stands before its hook runs
+            try:
+                atomic._live.add(f.temp)
+                signal.signal(signal.SIGTERM, atomic._on_signal)
+                os.kill(os.getpid(), signal.SIGTERM)
+                time.sleep(10)
+            finally:
+                os._exit(0)
+        _, status = os.waitpid(pid, 0)
+        assert os.WIFSIGNALED(status) and os.WTERMSIG(status) == signal.SIGTERM
+        assert os.path.exists(f.temp)
+        f.commit()
+    assert target.read_text(encoding="utf-8") == "whole\n"
+
+
 def test_the_guard_leaves_an_ignored_signal_ignored(tmp_path: Path) -> None:
     from kcref.files.atomic import AtomicFile
 

@@ -60,9 +60,22 @@ _live: set[str] = set()
 """The temp files of this process not yet committed or removed."""
 _previous: dict[int, object] = {}
 _holders = 0
+_owner = 0
+"""The process that took the signals over (a forked child inherits the handler, until
+:func:`_forget_after_fork` gives the signals their default action back)."""
 
 
 def _on_signal(signum: int, frame: FrameType | None) -> None:
+    if os.getpid() != _owner:
+        # A child forked a moment ago, its after-fork hook not yet run (the pool's workers are
+        # ended by SIGTERM as soon as they start, when the parent is stopped): the temp files
+        # are its parent's, and an exception raised in that hook would be ignored, leaving the
+        # child alive; so it ends as the default action ends it.
+        import signal
+
+        signal.signal(signum, signal.SIG_DFL)
+        os.kill(os.getpid(), signum)
+        return
     for temp in list(_live):
         try:
             os.unlink(temp)
@@ -73,13 +86,14 @@ def _on_signal(signum: int, frame: FrameType | None) -> None:
 
 
 def _hold() -> None:
-    global _holders
+    global _holders, _owner
     import signal
     import threading
 
     _holders += 1
     if _previous or threading.current_thread() is not threading.main_thread():
         return
+    _owner = os.getpid()
     for sig in (getattr(signal, name) for name in _CAUGHT if hasattr(signal, name)):
         # Only the default action is taken over: an ignored signal (nohup) stays ignored, and a
         # handler of the program that calls us stays in charge.
