@@ -8,6 +8,7 @@ import json
 import os
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -123,6 +124,25 @@ def test_a_pattern_that_is_no_pattern(pattern: str, tmp_path: Path) -> None:
     for key, value in (("exclude", [pattern]), ("extend-exclude", pattern), ("per-file-ignores", {pattern: "KC1"})):
         with pytest.raises(ConfigError, match=f"{key}: .*not a pattern of a .gitignore"):
             config_from({key: value}, "kcref.toml")
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs")
+@pytest.mark.parametrize("kind", ["fifo", "dev-zero"])
+def test_a_gitignore_that_is_not_a_regular_file_is_not_read(kind: str, tmp_path: Path) -> None:
+    """A repository's .gitignore (or .git/info/exclude) that is a FIFO once blocked the search
+    for ever, and one that is a link to /dev/zero read without end: neither is read."""
+    (tmp_path / ".git" / "info").mkdir(parents=True)
+    (tmp_path / "a.log").write_text("x\n", encoding="utf-8")
+    for odd in (tmp_path / ".gitignore", tmp_path / ".git" / "info" / "exclude"):
+        if kind == "fifo":
+            os.mkfifo(odd)
+        else:
+            odd.symlink_to("/dev/zero")
+    script = ("import sys; from kcref.files.discover import search; from kcref.files.excludes import Exclusions; "
+              "print([e.path for e in search(sys.argv[1], exclusions=Exclusions())])")
+    done = subprocess.run([sys.executable, "-c", script, str(tmp_path)], capture_output=True, text=True, timeout=30,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert done.returncode == 0 and done.stdout == f"{[str(tmp_path / 'a.log')]}\n", done.stderr
 
 
 def test_the_configuration_excludes_relative_to_its_folder(tmp_path: Path) -> None:

@@ -168,7 +168,11 @@ def _between(root: str, folder: str) -> Iterable[str]:
 
 
 def _lines(path: str) -> list[str]:
-    """The lines of a file of patterns; none when it cannot be read (git reads it the same way)."""
+    """The lines of a file of patterns; none when it cannot be read (git reads it the same way),
+    or is not a regular file: a FIFO would block the search, a device such as ``/dev/zero``
+    never end it."""
+    if not os.path.isfile(path):
+        return []
     try:
         with open(path, encoding="utf-8", errors="surrogateescape") as f:
             return f.read().splitlines()
