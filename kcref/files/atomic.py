@@ -63,6 +63,8 @@ _holders = 0
 _owner = 0
 """The process that took the signals over (a forked child inherits the handler, until
 :func:`_forget_after_fork` gives the signals their default action back)."""
+_signalled = 0
+"""The signal taken, once one is: see :func:`exit_if_signalled`."""
 
 
 def _on_signal(signum: int, frame: FrameType | None) -> None:
@@ -76,6 +78,8 @@ def _on_signal(signum: int, frame: FrameType | None) -> None:
         signal.signal(signum, signal.SIG_DFL)
         os.kill(os.getpid(), signum)
         return
+    global _signalled
+    _signalled = signum
     for temp in list(_live):
         try:
             os.unlink(temp)
@@ -83,6 +87,14 @@ def _on_signal(signum: int, frame: FrameType | None) -> None:
             pass
     _live.clear()
     raise SystemExit(128 + signum)
+
+
+def exit_if_signalled() -> None:
+    """Raise ``SystemExit(128 + N)`` again if signal N was taken: Python ignores an exception
+    raised where it runs a hook (a function registered to run around a fork, a finalizer), so
+    the handler's may be lost, and the process would go on with its temp files removed."""
+    if _signalled:
+        raise SystemExit(128 + _signalled)
 
 
 def _hold() -> None:
@@ -127,8 +139,9 @@ def signals_guarded() -> Iterator[None]:
 
 def _forget_after_fork() -> None:
     """A forked child never removes its parent's temp files, and takes the default action again."""
-    global _holders
+    global _holders, _signalled
     _live.clear()
+    _signalled = 0
     _holders = 0
     if _previous:
         import signal
@@ -460,6 +473,7 @@ class AtomicFile(_TempWriter):
     def commit(self) -> None:
         """Flush the temp file to disk and rename it over the file."""
         assert self._sink is not None and self.temp, "not open"
+        exit_if_signalled()
         try:
             self._flush()
             os.fsync(self._sink.fd)

@@ -452,7 +452,7 @@ def in_workers(work: Callable[[str, Config | None], _T], paths: list[str], setti
         return
     from concurrent.futures import ProcessPoolExecutor  # only with workers: a run without them need not import it
 
-    from ..files.atomic import signals_guarded
+    from ..files.atomic import exit_if_signalled, signals_guarded
 
     workers = min(jobs, len(paths))
     chunk = max(1, min(CHUNK_FILES, len(paths) // (workers * 4)))
@@ -464,6 +464,7 @@ def in_workers(work: Callable[[str, Config | None], _T], paths: list[str], setti
         # vanished would leave its workers waiting for work forever.
         with signals_guarded():
             for results in results_in_order(pool, _each, chunks, workers * CHUNKS_AHEAD):
+                exit_if_signalled()  # a SIGTERM whose exit was lost in a hook run as workers were forked
                 yield from results
         done = True
     finally:
