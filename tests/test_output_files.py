@@ -442,6 +442,31 @@ def test_sigterm_with_workers_and_no_output_file(many_logs: Path, tmp_path: Path
     assert _still_running(children) == []
 
 
+FULL_STDOUT = {
+    "check": (["check", "--no-cache", str(ILLEGAL)], "kcref check: cannot write standard output"),
+    "score": (["score", str(NIGHT)], "kcref score: cannot write standard output"),
+    "show": (["show", str(NIGHT)], "kcref show: cannot write standard output"),
+    "rules": (["rules"], "kcref rules: cannot write standard output"),
+    "play": (["play", "--hands", "20"], "kcref play: cannot write standard output"),
+    "report": (["report", str(NIGHT), "-o", "-"], "kcref report: cannot write standard output"),
+    "fmt": (["fmt", str(NIGHT)], f"{NIGHT}: cannot print"),
+}
+"""Commands whose standard output goes to a full disk, and the start of what they say."""
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
+@pytest.mark.parametrize("command", FULL_STDOUT)
+def test_standard_output_on_a_full_disk(command: str) -> None:
+    """Standard output put on a full disk (/dev/full) once ended most commands in a traceback
+    (exit 1), and fmt said the log could not be written: each says what failed, exit 2."""
+    args, said = FULL_STDOUT[command]
+    with open("/dev/full", "w") as full:
+        done = subprocess.run([sys.executable, "-m", "kcref", *args], stdout=full, stderr=subprocess.PIPE, text=True,
+                              env=ENV, timeout=120)
+    assert done.returncode == 2 and done.stderr.splitlines()[-1].startswith(said), done.stderr
+    assert "Traceback" not in done.stderr and "Exception ignored" not in done.stderr
+
+
 # --- the writer itself ---------------------------------------------------------------------------------
 
 

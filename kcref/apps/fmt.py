@@ -55,7 +55,9 @@ def run_fmt(inputs: Inputs, mode: Mode, spelling: Spelling, out: BinaryIO, say: 
         try:
             outcome = format_file(entry.path, mode, spelling, on_error=error, out=out, name=given)
         except OSError as exc:
-            say(f"{name}: cannot write: {exc.strerror or exc}; the file is unchanged")
+            # Only --write writes the file: otherwise what failed is printing it (or its diff).
+            done = "cannot write" if mode is Mode.WRITE else "cannot print"
+            say(f"{name}: {done}: {exc.strerror or exc}; the file is unchanged")
             status = ExitStatus.USAGE
             continue
         status = max(status, OUTCOME_STATUS.get(outcome, ExitStatus.OK))

@@ -6,8 +6,10 @@ imports only what it needs."""
 
 from __future__ import annotations
 
+import errno
 import gc
 import importlib
+import os
 import sys
 from collections.abc import Iterator, MutableMapping
 from typing import Any
@@ -67,6 +69,33 @@ class Program(click.Group):
             except (OSError, ValueError):
                 pass
             raise click.exceptions.Exit(ExitStatus.INTERRUPTED) from None
+        except OSError as exc:
+            if exc.errno not in _FULL:
+                raise
+            # Every file a command writes says its own failures (-o, fmt --write, the cache):
+            # a full disk left to here is standard output's, which a shell's > put on it.
+            name = f"kcref {ctx.invoked_subcommand}" if ctx.invoked_subcommand else "kcref"
+            _drop_standard_output()
+            try:
+                click.echo(f"{name}: cannot write standard output: {exc.strerror or exc}", err=True)
+            except (OSError, ValueError):
+                pass
+            raise click.exceptions.Exit(ExitStatus.USAGE) from None
+
+
+_FULL = frozenset(getattr(errno, name) for name in ("ENOSPC", "EDQUOT", "EFBIG") if hasattr(errno, name))
+"""The errors of a write that found no room: a full disk, a quota, a file size limit."""
+
+
+def _drop_standard_output() -> None:
+    """Send what standard output still holds to the null device, so that the interpreter's last
+    flush does not fail again (it would print a traceback and exit 120)."""
+    try:
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, sys.stdout.fileno())
+        os.close(null)
+    except (OSError, ValueError, AttributeError):
+        pass
 
 
 def _is_terminal(stream: Any) -> bool:
