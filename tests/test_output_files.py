@@ -442,6 +442,38 @@ def test_sigterm_with_workers_and_no_output_file(many_logs: Path, tmp_path: Path
     assert _still_running(children) == []
 
 
+def _deaf_to_sigterm(started: str) -> None:
+    """In a worker: miss SIGTERM, as a worker does that it reaches as it is being forked, and wait."""
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    Path(started).touch()
+    time.sleep(600)
+
+
+def test_stopping_a_worker_that_missed_sigterm_does_not_hang(tmp_path: Path) -> None:
+    """A SIGTERM that reaches a worker as it is being forked is lost (CPython clears the signals
+    pending in a new child), and ``stop_pool`` once waited for that worker for ever."""
+    from concurrent.futures import ProcessPoolExecutor
+
+    from kcref.referee import pipeline
+
+    pool = ProcessPoolExecutor(max_workers=1)
+    started = tmp_path / "started"
+    pool.submit(_deaf_to_sigterm, str(started))
+    deadline = time.monotonic() + 30
+    while not started.exists():
+        assert time.monotonic() < deadline, "the worker never started"
+        time.sleep(0.01)
+    worker = next(iter(pool._processes.values()))  # type: ignore[attr-defined]
+    stopping = threading.Thread(target=pipeline.stop_pool, args=(pool,), daemon=True)
+    stopping.start()
+    stopping.join(30)
+    hung = stopping.is_alive()
+    if hung:  # end the worker, so that the test run can end
+        worker.kill()
+        stopping.join(30)
+    assert not hung, "stop_pool waited for ever for a worker that missed its SIGTERM"
+
+
 FULL_STDOUT = {
     "check": (["check", "--no-cache", str(ILLEGAL)], "kcref check: cannot write standard output"),
     "score": (["score", str(NIGHT)], "kcref score: cannot write standard output"),

@@ -508,6 +508,10 @@ def results_in_order(pool: Executor, fn: Callable[..., _T], calls: Iterable[tupl
         yield pending.popleft().result()
 
 
+STOP_SECONDS = 2.0
+"""How long a worker is given to end once asked to, before it is asked again, then killed."""
+
+
 def stop_pool(pool: ProcessPoolExecutor) -> None:
     """End the workers now (their work thrown away) and wait until they and the pool are gone."""
     terminate = getattr(pool, "terminate_workers", None)  # Python 3.14
@@ -518,6 +522,13 @@ def stop_pool(pool: ProcessPoolExecutor) -> None:
     for process in processes:
         process.terminate()
     for process in processes:
+        # A SIGTERM that reaches a worker as it is being forked is lost (CPython clears the
+        # signals pending in a new child): asked again, and then killed, it cannot stay.
+        for stop in (process.terminate, process.kill):
+            process.join(STOP_SECONDS)
+            if not process.is_alive():
+                break
+            stop()
         process.join()
     # A worker ended while it wrote a result leaves half of it in the result pipe, and the pool's
     # thread would wait for the rest forever: this process holds the pipe's writing end open too.
