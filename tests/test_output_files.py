@@ -577,6 +577,32 @@ def test_a_signal_whose_exit_was_lost_in_a_hook_still_ends_the_command(tmp_path:
     assert target.read_text(encoding="utf-8") == "old\n" and left_behind(tmp_path) == []
 
 
+HOOKED_SIGTERM = """
+import os, signal, sys
+from kcref.files.atomic import AtomicFile, exit_if_signalled
+with AtomicFile(sys.argv[1]) as f:
+    f.write(b"new")
+    os.register_at_fork(before=lambda: os.kill(os.getpid(), signal.SIGTERM))
+    if os.fork() == 0:
+        os._exit(0)
+    os.wait()
+    print("went on", flush=True)
+    exit_if_signalled()
+    f.commit()
+"""
+"""A SIGTERM whose handler runs inside an at-fork hook, where Python ignores its exit."""
+
+
+@pytest.mark.skipif(not hasattr(os, "register_at_fork"), reason="needs fork")
+def test_an_exit_lost_in_a_hook_is_taken_up_without_a_traceback(tmp_path: Path) -> None:
+    target = tmp_path / "out.txt"
+    target.write_text("old\n", encoding="utf-8")
+    done = subprocess.run([sys.executable, "-c", HOOKED_SIGTERM, str(target)], capture_output=True, text=True,
+                          env=ENV, timeout=60)
+    assert (done.returncode, done.stdout, done.stderr) == (128 + signal.SIGTERM, "went on\n", "")
+    assert target.read_text(encoding="utf-8") == "old\n" and left_behind(tmp_path) == []
+
+
 def test_the_guard_leaves_an_ignored_signal_ignored(tmp_path: Path) -> None:
     from kcref.files.atomic import AtomicFile
 

@@ -19,6 +19,7 @@ import io
 import os
 import re
 import stat
+import sys
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -28,6 +29,8 @@ from typing import TYPE_CHECKING, BinaryIO, TextIO
 from .discover import file_kind
 
 if TYPE_CHECKING:
+    from sys import UnraisableHookArgs
+
     from _typeshed import ReadableBuffer
 
 CHUNK = 1 << 16
@@ -97,8 +100,20 @@ def exit_if_signalled() -> None:
         raise SystemExit(128 + _signalled)
 
 
+def _unraisable(info: UnraisableHookArgs) -> None:
+    """Python's word on an exception it could not raise, but for the exit the signal handler
+    raised where it is ignored (in a hook): :func:`exit_if_signalled` raises it again, so it is
+    no traceback to show."""
+    if _signalled and isinstance(info.exc_value, SystemExit):
+        return
+    _unraisable_before(info)
+
+
+_unraisable_before: Callable[[UnraisableHookArgs], object] = sys.unraisablehook
+
+
 def _hold() -> None:
-    global _holders, _owner
+    global _holders, _owner, _unraisable_before
     import signal
     import threading
 
@@ -106,6 +121,8 @@ def _hold() -> None:
     if _previous or threading.current_thread() is not threading.main_thread():
         return
     _owner = os.getpid()
+    if sys.unraisablehook is not _unraisable:
+        _unraisable_before, sys.unraisablehook = sys.unraisablehook, _unraisable
     for sig in (getattr(signal, name) for name in _CAUGHT if hasattr(signal, name)):
         # Only the default action is taken over: an ignored signal (nohup) stays ignored, and a
         # handler of the program that calls us stays in charge.
