@@ -173,6 +173,20 @@ def test_show_hint_is_one_shell_word(tmp_path: Path) -> None:
     assert_clean(result.output)
 
 
+def test_a_hint_s_path_that_starts_with_a_dash_is_no_option(tmp_path: Path) -> None:
+    """A log named ``-x.log`` (given after ``--``) once made hints that kcref took for an option
+    when pasted (``kcref show -x.log --line 14``: no such option '-x')."""
+    (tmp_path / "-x.log").write_bytes((ROOT / "samples" / "invalid" / "illegal-plays.log").read_bytes())
+    with working_directory(tmp_path):
+        checked = CliRunner().invoke(main, ["check", "--no-cache", "--", "-x.log"])
+        scored = CliRunner().invoke(main, ["score", "--", "-x.log"])
+        hint = next(line for line in checked.output.splitlines() if "= the table then" in line)
+        assert hint == "    = the table then: kcref show ./-x.log --line 14"
+        shown = CliRunner().invoke(main, hint.split(": ", 1)[1].split()[1:])
+        assert shown.exit_code == 0 and "after line 14" in shown.output
+    assert "'kcref check ./-x.log' shows them" in scored.stderr
+
+
 # --- GitHub ----------------------------------------------------------------------------------
 
 COMMAND = re.compile(r"::(?P<kind>group|endgroup|error|warning|notice)(?: (?P<props>[^:]*))?::(?P<data>.*)")

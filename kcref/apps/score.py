@@ -19,7 +19,7 @@ from ..model.status import ExitStatus
 from ..model.words import plural
 from ..referee.pipeline import Configs, FileReport, check_file
 from ..referee.verdict import HandVerdict
-from ..render.cells import terminal, terminal_diagnostic
+from ..render.cells import shell_path, terminal, terminal_diagnostic
 from ..render.diagnostic_lines import format_text
 from ..render.score_formats import lists_every_hand, render_scores
 from ..scoring.standings import HandSorter, Scoreboard, Tally, scoreboard
@@ -90,11 +90,9 @@ class Refusals:
             return ScoreResult((), (err,), ExitStatus.USAGE)
         if not self.count or skip_invalid:
             return None
-        import shlex
-
         shown = "" if self.count == len(self.shown) else f"the first {len(self.shown)} are shown above; "
         names = ", ".join(terminal(p) for p in self.bad)
-        command = terminal(" ".join(shlex.quote(p) for p in self.bad))
+        command = terminal(" ".join(shell_path(p) for p in self.bad))
         err = "".join(self.shown)
         err += (f"kcref score: {plural(self.count, 'error')} in {names}; {shown}"
                 f"'kcref check {command}' shows them with every warning and note. "

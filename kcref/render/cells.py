@@ -28,6 +28,14 @@ def terminal_diagnostic(d: Diagnostic) -> Diagnostic:
     return d.replace(path=terminal(d.path), message=terminal(d.message), source=terminal(d.source))
 
 
+def shell_path(path: str) -> str:
+    """``path`` as one word of a command to paste into a shell: quoted, and a relative name that
+    starts with ``-`` led by ``./``, so that the command does not take it for an option."""
+    import shlex
+
+    return shlex.quote(f"./{path}" if path.startswith("-") else path)
+
+
 def clip_path(path: str, limit: int = LIMIT) -> str:
     """A path clipped at its start, so that the file's own name stays: ``…/nights/friday.log``."""
     if len(path) <= limit:

@@ -225,10 +225,10 @@ class Printer:
         show_source = self.settings.show_source
         line = format_text(d, show_source, self.settings.colour)
         if show_source and d.is_error and d.code.startswith("KC3") and d.path != "<stdin>":
-            import shlex
+            from .cells import shell_path
 
             # Quoted first, then made printable: an odd name still reads as one shell word.
-            line += "\n" + defang(f"    = the table then: kcref show {printable(shlex.quote(d.path))} --line {d.line}")
+            line += "\n" + defang(f"    = the table then: kcref show {printable(shell_path(d.path))} --line {d.line}")
         return line
 
     def end_file(self, report: FileReport) -> None:
