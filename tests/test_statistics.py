@@ -60,6 +60,13 @@ def test_json_and_selection(tmp_path: Path) -> None:
     # On GitHub Actions the default format is github: --statistics prints text there.
     status, out = run("check", "--statistics", str(log), env={"GITHUB_ACTIONS": "true"})
     assert status == 1 and out.startswith("2\tKC301")
+    # So does a configuration's format, a default too (it once made --statistics a usage error);
+    # json stays json.
+    (tmp_path / ".git").mkdir()
+    for toml, start in (('format = "github"\n', "2\tKC301"), ('format = "json"\n', "[")):
+        (tmp_path / "kcref.toml").write_text(toml, encoding="utf-8")
+        status, out = run("check", "--no-cache", "--statistics", "--config", str(tmp_path / "kcref.toml"), str(log))
+        assert status == 1 and out.startswith(start), out
 
 
 def test_nothing_found_prints_nothing(tmp_path: Path) -> None:

@@ -166,6 +166,8 @@ def command(ctx: click.Context, files: tuple[str, ...], fmt: str | None, globs: 
     if statistics:
         from ..render.check_statistics import STATISTICS_FORMATS
 
+        if fmt not in STATISTICS_FORMATS and given.format is None:
+            fmt = "text"  # the configuration's format is a default: the flag asked for the counts
         if fmt not in STATISTICS_FORMATS:
             raise click.UsageError(f"--statistics prints {' or '.join(STATISTICS_FORMATS)}, not {fmt}")
     from ..files.cache import CACHE_DIR, Cache, cache_off
