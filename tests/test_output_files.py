@@ -442,6 +442,24 @@ def test_sigterm_with_workers_and_no_output_file(many_logs: Path, tmp_path: Path
     assert _still_running(children) == []
 
 
+def test_fmt_into_a_pipe_whose_reader_has_gone_says_nothing(tmp_path: Path) -> None:
+    """``kcref fmt LOGS | head -1`` once said 'LOG: cannot write: Broken pipe; the file is
+    unchanged' and exited 2, as if a log could not be rewritten: it ends as every command does
+    when its reader goes, quietly."""
+    logs = []
+    for i in range(40):
+        log = tmp_path / f"n{i:02}.log"
+        log.write_bytes(NIGHT.read_bytes())
+        logs.append(str(log))
+    p = subprocess.Popen([sys.executable, "-m", "kcref", "fmt", *logs], stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, env=ENV)
+    assert p.stdout is not None and p.stderr is not None
+    p.stdout.readline()
+    p.stdout.close()
+    err = p.stderr.read().decode()
+    assert p.wait(timeout=60) == 1 and err == ""
+
+
 def _deaf_to_sigterm(started: str) -> None:
     """In a worker: miss SIGTERM, as a worker does that it reaches as it is being forked, and wait."""
     signal.signal(signal.SIGTERM, signal.SIG_IGN)

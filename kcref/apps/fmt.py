@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 from collections.abc import Callable
 from typing import BinaryIO, NamedTuple
 
@@ -55,6 +56,8 @@ def run_fmt(inputs: Inputs, mode: Mode, spelling: Spelling, out: BinaryIO, say: 
         try:
             outcome = format_file(entry.path, mode, spelling, on_error=error, out=out, name=given)
         except OSError as exc:
+            if exc.errno == errno.EPIPE and mode is not Mode.WRITE:
+                raise  # the reader of standard output has gone (| head): as for every command
             # Only --write writes the file: otherwise what failed is printing it (or its diff).
             done = "cannot write" if mode is Mode.WRITE else "cannot print"
             say(f"{name}: {done}: {exc.strerror or exc}; the file is unchanged")
