@@ -98,6 +98,20 @@ def test_the_sprt_bounds_and_arguments() -> None:
         Sprt(0, 10, alpha=0)
 
 
+@pytest.mark.parametrize(("elo0", "elo1"), [(0, math.inf), (0, 1e308), (math.nan, 10), (-1e6, 0), (0, 2001)])
+def test_an_elo_out_of_reach_is_refused(elo0: float, elo1: float) -> None:
+    """An expected score of 0 or 1 to the last bit once made ``kcref arena --sprt --elo1 inf``
+    end in a ZeroDivisionError (an OverflowError for --elo0 -1e6); each is a bad value."""
+    with pytest.raises(ValueError, match="must lie between -2000 and 2000"):
+        Sprt(elo0, elo1)
+
+
+@pytest.mark.parametrize("seen", [{0.0: 3}, {1.0: 5}, {0.5: 2, 1.0: 1}, {0.25: 1}])
+def test_the_widest_hypotheses_still_decide(seen: dict[float, int]) -> None:
+    assert math.isfinite(Sprt(-2000, 2000).decide_counts(seen).llr)
+    assert math.isfinite(Sprt(1999, 2000).decide_counts(seen).llr)
+
+
 def _run(sprt: Sprt, strength: float, seed: int, most: int = 20000) -> tuple[str | None, int]:
     """Deals of two 2-player games between bots whose expected score per game is ``strength``."""
     rng = random.Random(seed)

@@ -202,6 +202,10 @@ class Decision(NamedTuple):
     """``"H0"`` (not better than elo0), ``"H1"`` (elo1 or better) or None: go on."""
 
 
+MAX_SPRT_ELO = 2000
+"""The largest Elo difference a hypothesis of the SPRT may state (an expected score of 99.999%)."""
+
+
 @dataclass(frozen=True, slots=True)
 class Sprt:
     """A GSPRT of H0 (Elo difference ``elo0``) against H1 (``elo1``), with error rates
@@ -215,6 +219,11 @@ class Sprt:
     def __post_init__(self) -> None:
         if not (0 < self.alpha < 1 and 0 < self.beta < 1):
             raise ValueError("alpha and beta must lie between 0 and 1")
+        for name, value in (("elo0", self.elo0), ("elo1", self.elo1)):
+            # Past it the expected score is 0 or 1 to the last bit: no distribution of scores
+            # between 0 and 1 has that mean, and the test has nothing to weigh.
+            if not (math.isfinite(value) and abs(value) <= MAX_SPRT_ELO):
+                raise ValueError(f"{name} must lie between -{MAX_SPRT_ELO} and {MAX_SPRT_ELO}, not {value:g}")
         if not self.elo0 < self.elo1:
             raise ValueError("elo1 must be greater than elo0")
 
