@@ -127,6 +127,15 @@ def test_the_cli_refuses_what_it_cannot_run() -> None:
     assert runner.invoke(main, ["arena", "greedy", "random", "--option", "Draw=sometimes"]).exit_code == 2
 
 
+@pytest.mark.parametrize("value", ["inf", "1e300", "nan"])
+@pytest.mark.parametrize("option", ["--move-time", "--game-time"])
+def test_a_time_limit_the_clock_cannot_wait_for_is_refused(option: str, value: str) -> None:
+    """``--move-time inf`` (or 1e300) once ended in an OverflowError from select() at an exec:
+    bot's first message, and NaN let every exec: bot forfeit at once: each is a bad value."""
+    result = CliRunner().invoke(main, ["arena", "exec:python3 -c pass", "greedy", "--deals", "1", option, value])
+    assert result.exit_code == 2 and f"Invalid value for '{option}'" in result.output
+
+
 # --- the same results however they are run ------------------------------------------------------
 
 

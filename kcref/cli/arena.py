@@ -10,6 +10,17 @@ from ..model.status import ExitStatus
 from .common import Failed, cannot_write
 from .registry import PresetName, TagValue
 
+MAX_SECONDS = 1e6
+"""The longest --move-time or --game-time (eleven days and more): a limit the system's clock
+calls can wait for."""
+
+
+def seconds(ctx: click.Context, param: click.Parameter, value: float) -> float:
+    """A time limit: more than 0 and at most :data:`MAX_SECONDS` (NaN is neither)."""
+    if not 0 < value <= MAX_SECONDS:
+        raise click.BadParameter(f"{value:g} is not a number of seconds from 0 (not included) to {MAX_SECONDS:g}")
+    return value
+
 
 @click.command("arena")
 @click.argument("bots", nargs=-1, required=True)
@@ -22,10 +33,10 @@ from .registry import PresetName, TagValue
 @click.option("--deals", type=click.IntRange(1, None), default=100, show_default=True,
               help="How many deals; each is played once per turn of the seats (with --sprt: the most).")
 @click.option("--seed", type=int, default=0, show_default=True, help="The seed of the deals.")
-@click.option("--move-time", type=click.FloatRange(0, None, min_open=True), default=1.0, show_default=True,
-              help="Seconds a bot may think over one move.")
-@click.option("--game-time", type=click.FloatRange(0, None, min_open=True), default=60.0, show_default=True,
-              help="Seconds a bot may think over one game.")
+@click.option("--move-time", type=click.FloatRange(0, MAX_SECONDS, min_open=True), default=1.0, show_default=True,
+              callback=seconds, help="Seconds a bot may think over one move.")
+@click.option("--game-time", type=click.FloatRange(0, MAX_SECONDS, min_open=True), default=60.0, show_default=True,
+              callback=seconds, help="Seconds a bot may think over one game.")
 @click.option("--sprt", is_flag=True, help="Stop as soon as a sequential test decides between two bots.")
 @click.option("--elo0", type=float, default=0.0, show_default=True, help="The SPRT's H0: this Elo difference.")
 @click.option("--elo1", type=float, default=5.0, show_default=True, help="The SPRT's H1: this Elo difference.")
