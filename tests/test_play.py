@@ -41,3 +41,27 @@ def test_bad_options_are_refused() -> None:
         resolve_options("classic", {"Jokers": "yes"})
     with pytest.raises(ValueError, match="expected one of"):
         resolve_options("classic", {"Draw": "never"})
+
+
+@pytest.mark.parametrize(("value", "said"), [("²", "expected a whole number"), ("①", "expected a whole number"),
+                                              ("١٢", "expected a whole number"), ("1" * 5000, "expected a whole number")])
+def test_a_count_is_ascii_digits(value: str, said: str) -> None:
+    """int() took '١٢' (Arabic-Indic digits) for 12; digits int() refuses ('²', '①', more than
+    Python reads) are refused in kcref's words too."""
+    with pytest.raises(ValueError, match=said):
+        resolve_options("commercial", {"Target": value})
+
+
+@pytest.mark.parametrize(("players", "rules", "options", "seed", "hands"), [
+    (5, "classic", {"ForcedKings": "chips", "CompletedPiles": "remove"}, 686493, 1),
+    (5, "family", {"ForcedKings": "error", "CompletedPiles": "remove"}, 935515, 5),
+    (5, "commercial", {"CompletedPiles": "remove"}, 92218, 5),
+])
+def test_a_dealt_king_whose_corner_is_completed_and_cleared_went_to_a_corner(
+        players: int, rules: str, options: dict[str, str], seed: int, hands: int) -> None:
+    """A dealt King put in a corner whose pile is completed and cleared on the same first turn
+    met the forced Kings' duty: the bot may draw and end its turn, and the log checks clean
+    (the engine once took the King for one played onto a foundation)."""
+    text = "".join(play_log(players, rules, options, seed=seed, hands=hands))
+    report = check_text(text, "play.log")
+    assert not any(d.is_error for d in report.diagnostics)

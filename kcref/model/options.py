@@ -151,9 +151,11 @@ def _parse_system(text: str) -> ScoringSystem:
 def _count(text: str) -> int:
     t = text.strip()
     try:
-        if t.isdigit():  # also true of digits int() refuses, as '²'
+        # ASCII digits only: str.isdigit() also takes digits int() refuses ('²', '①'), and int()
+        # takes other scripts' digits ('١٢'), which no reader of the log would.
+        if t.isascii() and t.isdigit():
             return int(t)
-    except ValueError:
+    except ValueError:  # more digits than Python reads
         pass
     raise ValueError("expected a whole number")
 
