@@ -527,18 +527,24 @@ def test_a_forked_child_leaves_its_parents_temp_file_alone(tmp_path: Path) -> No
     target = tmp_path / "out.txt"
     with AtomicFile(str(target)) as f:
         f.write(b"whole\n")
-        pid = os.fork()
-        if pid == 0:  # pragma: no cover - the child
-            try:
-                os.kill(os.getpid(), signal.SIGTERM)
-                time.sleep(10)
-            finally:
-                os._exit(0)
-        _, status = os.waitpid(pid, 0)
-        assert os.WIFSIGNALED(status) and os.WTERMSIG(status) == signal.SIGTERM
+        _fork_and_terminate(lambda: None)
         assert os.path.exists(f.temp)
         f.commit()
     assert target.read_text(encoding="utf-8") == "whole\n"
+
+
+def _fork_and_terminate(child_first: Callable[[], object]) -> None:
+    """Fork a child that runs ``child_first`` and then sends itself SIGTERM; it must end by that signal."""
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - the child
+        try:
+            child_first()
+            os.kill(os.getpid(), signal.SIGTERM)
+            time.sleep(10)
+        finally:
+            os._exit(0)
+    _, status = os.waitpid(pid, 0)
+    assert os.WIFSIGNALED(status) and os.WTERMSIG(status) == signal.SIGTERM
 
 
 def test_a_child_signalled_before_its_after_fork_hook_ends_as_by_default(tmp_path: Path) -> None:
@@ -552,17 +558,12 @@ def test_a_child_signalled_before_its_after_fork_hook_ends_as_by_default(tmp_pat
     target = tmp_path / "out.txt"
     with AtomicFile(str(target)) as f:
         f.write(b"whole\n")
-        pid = os.fork()
-        if pid == 0:  # pragma: no cover - the child, put back as it stands before its hook runs
-            try:
-                atomic._live.add(f.temp)
-                signal.signal(signal.SIGTERM, atomic._on_signal)
-                os.kill(os.getpid(), signal.SIGTERM)
-                time.sleep(10)
-            finally:
-                os._exit(0)
-        _, status = os.waitpid(pid, 0)
-        assert os.WIFSIGNALED(status) and os.WTERMSIG(status) == signal.SIGTERM
+
+        def as_before_its_hook() -> None:  # the child, put back as it stands before its hook runs
+            atomic._live.add(f.temp)
+            signal.signal(signal.SIGTERM, atomic._on_signal)
+
+        _fork_and_terminate(as_before_its_hook)
         assert os.path.exists(f.temp)
         f.commit()
     assert target.read_text(encoding="utf-8") == "whole\n"
