@@ -62,37 +62,51 @@ class ChipCarry:
     """The chips carried along a run of hands: call :meth:`before` and then :meth:`after` for
     each hand, in order."""
 
-    __slots__ = ("hands", "pot", "stacks")
+    __slots__ = ("hands", "inexact", "inexact_pot", "pot", "stacks")
 
-    def __init__(self, stacks: dict[str, int] | None = None, pot: int = 0, hands: int = 0) -> None:
+    def __init__(self, stacks: dict[str, int] | None = None, pot: int = 0, hands: int = 0,
+                 inexact: frozenset[str] = frozenset(), inexact_pot: bool = False) -> None:
         self.stacks: dict[str, int] = {} if stacks is None else stacks
         self.pot = pot
         self.hands = hands
         """Hands carried in the game under way."""
+        self.inexact = inexact
+        """The players whose stack carried is not exact: an earlier hand counted it from cards
+        nobody recorded (at the least they could be worth)."""
+        self.inexact_pot = inexact_pot
+        """The pot carried is not exact, for the same reason."""
 
     def __repr__(self) -> str:
-        return f"ChipCarry(stacks={self.stacks!r}, pot={self.pot!r}, hands={self.hands!r})"
+        return (f"ChipCarry(stacks={self.stacks!r}, pot={self.pot!r}, hands={self.hands!r}, "
+                f"inexact={self.inexact!r}, inexact_pot={self.inexact_pot!r})")
 
     def before(self, options: Options) -> None:
         """Empty the carry before a hand whose system does not keep stacks."""
         if not options.scoring.keeps_stacks:
-            self.stacks, self.pot, self.hands = {}, 0, 0
+            self._new_game()
+
+    def _new_game(self) -> None:
+        self.stacks, self.pot, self.hands = {}, 0, 0
+        self.inexact, self.inexact_pot = frozenset(), False
 
     def into(self, options: Options, players: Sequence[str], dealer: int) -> Carried:
         """What the next hand starts with (call :meth:`before` first)."""
         return carry_in(options, players, dealer, self.stacks, self.pot)
 
-    def after(self, options: Options, players: Sequence[str], stacks: Sequence[int] | None, pot_left: int) -> str:
+    def after(self, options: Options, players: Sequence[str], stacks: Sequence[int] | None, pot_left: int,
+              inexact: frozenset[str] = frozenset(), inexact_pot: bool = False) -> str:
         """Carry on the end ``stacks`` (by seat) of a hand played to its end without a rule error,
-        and the pot nobody took; or, when that hand ends the game (:func:`game_over`, returned),
-        nothing: the next hand starts a new game with fresh stacks."""
+        and the pot nobody took (``inexact``: the players whose end stack is not exact, and
+        ``inexact_pot``, whether the pot left is not); or, when that hand ends the game
+        (:func:`game_over`, returned), nothing: the next hand starts a new game with fresh stacks."""
         if not options.scoring.keeps_stacks or stacks is None:
             return ""
         self.hands += 1
         ended = game_over(options, stacks, self.hands)
         if ended:
-            self.stacks, self.pot, self.hands = {}, 0, 0
+            self._new_game()
         else:
             self.stacks.update(zip(players, stacks))
             self.pot = pot_left
+            self.inexact, self.inexact_pot = inexact, inexact_pot
         return ended

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from ..engine.carry import ChipCarry
 from ..model.diagnostics import Diagnostic, diagnostic
 from ..model.events import Assertion, Blocked, Claim, Quantity, Span, Turn
 from ..model.patterns import lazy_pattern
@@ -125,11 +126,13 @@ def _check_line(record: HandRecord, verdict: HandVerdict, line: Assertion,
 
 def _unknown_figure(v: HandVerdict, quantity: Quantity, seat: int | None) -> str:
     """The KC604 message for a figure that depends on cards nobody recorded, or "" when it can
-    be checked: the cards left of a player (their value), or the chips a player may have owed
-    for a penalty kcref could not judge (:attr:`HandVerdict.unpriced`)."""
+    be checked: the cards left of a player (their value), the chips a player may have owed
+    for a penalty kcref could not judge (:attr:`HandVerdict.unpriced`), or chips carried in
+    from an earlier hand that such cards decided (:attr:`HandVerdict.inexact_stacks`)."""
     left = _depends_on(v, quantity, seat, unknown_value(v))
     owed = _depends_on(v, quantity, seat, tuple(v.players[s] for s in v.unpriced))
-    if not (left or owed):
+    carried = _carried(v, quantity, seat)
+    if not (left or owed or carried):
         return ""
     reasons = []
     if left:
@@ -137,8 +140,53 @@ def _unknown_figure(v: HandVerdict, quantity: Quantity, seat: int | None) -> str
     if owed:
         reasons.append(f"chips {' and '.join(owed)} may have owed that kcref could not charge, as cards nobody "
                        "recorded decide them (the note at the hand line says which)")
+    if carried:
+        reasons.append(f"{' and '.join(carried)} carried in from an earlier hand, which cards nobody recorded "
+                       "decided there")
     return f"'{quantity.value}' cannot be checked: it depends on " + ", and on ".join(reasons)
 
+
+def _carried(v: HandVerdict, quantity: Quantity, seat: int | None) -> tuple[str, ...]:
+    """What of the chips carried into the hand, not exact, the figure holds: a player's stack
+    (a stack figure), the pot (the pot, and what the winner took)."""
+    carried: list[str] = []
+    if quantity is Quantity.CHIPS and seat in v.inexact_stacks:
+        carried.append(f"the stack {v.players[seat]}")
+    takes_pot = quantity is Quantity.POT or (seat is not None and seat == v.winner and quantity is not Quantity.PAID)
+    if v.inexact_pot and takes_pot:
+        carried.append("the pot")
+    return tuple(carried)
+
+
+def inexact_after(v: HandVerdict) -> tuple[frozenset[str], bool]:
+    """The players whose stack at the end of the hand is not exact, as cards nobody recorded
+    decided it (in this hand or one before it carried in), and whether the pot left is not;
+    for :meth:`kcref.engine.carry.ChipCarry.after`."""
+    if not v.options.scoring.keeps_stacks or v.stacks_end is None:
+        return frozenset(), False
+    unknown = (*unknown_value(v), *(v.players[s] for s in v.unpriced))
+    names = {v.players[s] for s in v.inexact_stacks}
+    for seat, name in enumerate(v.players):
+        if _depends_on(v, Quantity.CHIPS, seat, unknown) or (v.inexact_pot and seat == v.winner):
+            names.add(name)
+    pot = v.pot_left > 0 and (v.inexact_pot or bool(_depends_on(v, Quantity.POT, None, unknown)))
+    return frozenset(names), pot
+
+
+def carried_in(v: HandVerdict, carry: ChipCarry) -> HandVerdict:
+    """``v`` knowing which of the chips ``carry`` brought into its hand are not exact (see
+    :attr:`kcref.engine.carry.ChipCarry.inexact`): call it before :func:`check_assertions`."""
+    if not (carry.inexact or carry.inexact_pot) or v.stacks_start is None:
+        return v
+    return v.replace(inexact_stacks=tuple(s for s, name in enumerate(v.players) if name in carry.inexact),
+                     inexact_pot=carry.inexact_pot)
+
+
+def carry_on(carry: ChipCarry, v: HandVerdict) -> None:
+    """Carry the chips of the hand judged ``v`` on to the next hand, and which of them are not
+    exact; a hand with a rule error is void for the chips carried."""
+    if v.valid:
+        carry.after(v.options, v.players, v.stacks_end, v.pot_left, *inexact_after(v))
 
 def _depends_on(v: HandVerdict, quantity: Quantity, seat: int | None, unknown: tuple[str, ...]) -> tuple[str, ...]:
     """Those of the players ``unknown`` (whose cards left, or whose chips owed, are unknown) that

@@ -87,7 +87,7 @@ from ..notation.lexicon import SUPPRESSION_MARK
 from ..notation.reader import BOM, RUN_LENGTH, Run, fast_line, read_lines, read_runs, split_lines
 from ..notation.textlines import SNIFF, read_line, text_stream
 from ..notation.writer import event_text
-from .assertions import check_assertions
+from .assertions import carried_in, carry_on, check_assertions
 from .grouping import MAX_HAND_ITEMS, MAX_TAG_NAMES, HandRecord, iter_hands, split_players
 from .pipeline import FileReport, check_items
 from .replay import OpenHand, open_hand, referee_hand
@@ -215,6 +215,9 @@ class _State:
     """Chips carried into the hand being played (where the scoring system keeps them)."""
     game_hands: int = 0
     """Hands carried in the game of kept stacks under way (:attr:`kcref.engine.carry.ChipCarry.hands`)."""
+    inexact: frozenset[str] = frozenset()
+    inexact_pot: bool = False
+    """Which of the chips carried in are not exact (:attr:`kcref.engine.carry.ChipCarry.inexact`)."""
     done: int = 0
     """Hands closed by a later ``hand`` line (their verdicts are the log's, see :class:`LiveLog`)."""
     first_tags: tuple[Tag, ...] = ()
@@ -601,15 +604,15 @@ class LiveLog:
         closed = None
         if s.hand:
             old_record, closed = judged.judged[0]
-            carry = ChipCarry(dict(s.stacks), s.pot, s.game_hands)
+            carry = ChipCarry(dict(s.stacks), s.pot, s.game_hands, s.inexact, s.inexact_pot)
             carry.before(old_record.options)
-            if closed.valid:
-                carry.after(old_record.options, closed.players, closed.stacks_end, closed.pot_left)
+            carry_on(carry, closed)
             in_force = _latest((*s.before, *s.between))
             state = replace(state, before=in_force, previous=_dealt(old_record.start, old_record.players,
                                                                    old_record.dealer),
                             between=tuple(e for e in s.hand if isinstance(e, Tag)),
                             stacks=tuple(carry.stacks.items()), pot=carry.pot, game_hands=carry.hands,
+                            inexact=carry.inexact, inexact_pot=carry.inexact_pot,
                             done=s.done + 1)
             self._finished.append(closed)
             self._finished_lines.append(s.floor)
@@ -766,8 +769,9 @@ class _Hand(NamedTuple):
     line: int
     """Its ``hand`` line's."""
     verdict: HandVerdict
-    carry: tuple[tuple[tuple[str, int], ...], int, int]
-    """:attr:`_State.stacks`, :attr:`_State.pot` and :attr:`_State.game_hands` before it."""
+    carry: tuple[tuple[tuple[str, int], ...], int, int, frozenset[str], bool]
+    """:attr:`_State.stacks`, :attr:`_State.pot`, :attr:`_State.game_hands`, :attr:`_State.inexact`
+    and :attr:`_State.inexact_pot` before it."""
 
 
 class _Reading:
@@ -913,10 +917,9 @@ class _Reading:
         """A hand judged with no error: it is the last one, the one before it is finished."""
         entry = self.entries.popleft()
         carry = self.carry
-        into = (tuple(carry.stacks.items()), carry.pot, carry.hands)
+        into = (tuple(carry.stacks.items()), carry.pot, carry.hands, carry.inexact, carry.inexact_pot)
         carry.before(verdict.options)
-        if verdict.valid:
-            carry.after(verdict.options, verdict.players, verdict.stacks_end, verdict.pot_left)
+        carry_on(carry, verdict)
         done = self.judged
         if done is not None:
             self.finished.append(done.verdict)
@@ -941,10 +944,11 @@ class _Reading:
             between = tuple(e for e in before.entry.events if isinstance(e, Tag))
         assert entry.start is not None
         events = (entry.start, *entry.events)
-        stacks, pot, game_hands = hand.carry
+        stacks, pot, game_hands, inexact, inexact_pot = hand.carry
         state = _State(lines=after.lines, blank=after.blank, before=tags, previous=previous, between=between,
                        hand=events, sources=tuple((e.span.line, self.lines[self.index(e.span.line)]) for e in events),
-                       stacks=stacks, pot=pot, game_hands=game_hands, done=len(self.finished),
+                       stacks=stacks, pot=pot, game_hands=game_hands, inexact=inexact, inexact_pot=inexact_pot,
+                       done=len(self.finished),
                        first_tags=after.first_tags, start=after.sniff)
         # The state a log fed these lines holds once the hand's last line is fed.
         judged = _judge(log.path, replace(state, hand=events[:-1]), events[-1])
@@ -985,7 +989,7 @@ def _judge(path: str, s: _State, event: Event) -> _Judged:
     # Sorted by line, each hand's diagnostics stand after those of the hand before, whichever
     # stage found them: the grouping's first, then the set-up checks', then the verdict's.
     found = grouped + [d for _, checked in records for d in checked]
-    carry = ChipCarry(dict(s.stacks), s.pot, s.game_hands)
+    carry = ChipCarry(dict(s.stacks), s.pot, s.game_hands, s.inexact, s.inexact_pot)
     judged: list[tuple[HandRecord, HandVerdict]] = []
     playing: _Playing | None = None
     for number, (record, checked) in enumerate(records, 1):
@@ -997,13 +1001,13 @@ def _judge(path: str, s: _State, event: Event) -> _Judged:
                 playing = _playing(replay, grouped, checked)
         else:
             verdict = referee_hand(record, carry.stacks, carry.pot)
+        verdict = carried_in(verdict, carry)
         asserted = check_assertions(record, verdict)
         if asserted:
             verdict = verdict.with_diagnostics(tuple(asserted))
         found.extend(verdict.diagnostics)
         judged.append((record, verdict))
-        if verdict.valid:
-            carry.after(record.options, verdict.players, verdict.stacks_end, verdict.pot_left)
+        carry_on(carry, verdict)
     found.sort(key=_LINE_AND_COLUMN)  # stable, as kcref check sorts a hand's diagnostics
     held_back: list[Diagnostic] = []
     if judged:

@@ -35,6 +35,7 @@ from ..model.diagnostics import Diagnostic, diagnostic
 from ..model.events import Blocked, Deal, Event, Layout, Reveal, Span, Turn
 from ..model.systems import CardValue
 from ..model.words import names_list
+from .assertions import carried_in, carry_on
 from .grouping import Cut, HandRecord
 from .verdict import HandVerdict, Penalty
 
@@ -567,7 +568,6 @@ def referee_hands(records: Iterable[HandRecord], judge: Judge | None = None) -> 
     carry = ChipCarry()
     for record in records:
         carry.before(record.options)
-        verdict = judge(record, carry.stacks, carry.pot)
-        if verdict.valid:
-            carry.after(record.options, verdict.players, verdict.stacks_end, verdict.pot_left)
+        verdict = carried_in(judge(record, carry.stacks, carry.pot), carry)
+        carry_on(carry, verdict)
         yield verdict

@@ -38,7 +38,8 @@ class HandVerdict(Value):
 
     __match_args__ = ("path", "index", "number", "players", "dealer", "rules", "options", "valid", "winner",
                       "blocked", "cards_left", "points", "stacks_start", "stacks_end", "ante", "pot_start", "pot",
-                      "pot_left", "penalties", "diagnostics", "actions", "unvalued", "stopped_at", "unpriced")
+                      "pot_left", "penalties", "diagnostics", "actions", "unvalued", "stopped_at", "unpriced",
+                      "inexact_stacks", "inexact_pot")
     __slots__ = __match_args__
     _compared = __match_args__
 
@@ -48,7 +49,8 @@ class HandVerdict(Value):
                  stacks_start: tuple[int, ...] | None, stacks_end: tuple[int, ...] | None, ante: int,
                  pot_start: int, pot: int, pot_left: int, penalties: tuple[Penalty, ...],
                  diagnostics: tuple[Diagnostic, ...], actions: int, unvalued: tuple[int, ...] = (),
-                 stopped_at: int | None = None, unpriced: tuple[int, ...] = ()) -> None:
+                 stopped_at: int | None = None, unpriced: tuple[int, ...] = (),
+                 inexact_stacks: tuple[int, ...] = (), inexact_pot: bool = False) -> None:
         self.path: Final = path
         self.index: Final = index
         """1-based position of the hand in its file."""
@@ -98,6 +100,11 @@ class HandVerdict(Value):
         check needed cards nobody recorded (dealt Kings under forced Kings, an unseen drawn card
         that may have been a King to place, whether a player could still play when drawing only
         when stuck), so what they paid may be short of what the table charged."""
+        self.inexact_stacks: Final = inexact_stacks
+        """Seats whose stack carried into the hand (under a system that keeps stacks) is not
+        exact: an earlier hand of the game counted it from cards nobody recorded."""
+        self.inexact_pot: Final = inexact_pot
+        """The pot carried into the hand is not exact, for the same reason."""
 
     def with_diagnostics(self, more: tuple[Diagnostic, ...]) -> HandVerdict:
         """This verdict with ``more`` diagnostics after its own (those of the hand's assertion lines)."""

@@ -31,13 +31,15 @@ from ...model.events import HandStart, Tag
 from ...notation.reader import Run, in_runs, read_lines
 from ...notation.sourcelines import SourceLines
 from ...notation.textlines import text_lines, text_stream
+from ...referee.assertions import carried_in, carry_on
 from ...referee.grouping import HandRecord
 from ...referee.pipeline import FileCheck, settings_of
 from ...referee.replay import referee_hand
 from ...referee.verdict import HandVerdict
 
-Carried = tuple[tuple[tuple[str, int], ...], int, int]
-"""The chips carried into a hand, before it is dealt: stacks by name, the pot, hands in the game."""
+Carried = tuple[tuple[tuple[str, int], ...], int, int, frozenset[str], bool]
+"""The chips carried into a hand, before it is dealt: stacks by name, the pot, hands in the game,
+the players whose stack is not exact and whether the pot is not (see :class:`kcref.engine.carry.ChipCarry`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,8 +57,8 @@ class JudgedHand:
 
     def carry(self) -> ChipCarry:
         """The chips the hand is dealt with, as the referee carries them in (see :mod:`kcref.engine.carry`)."""
-        stacks, pot, hands = self.carried
-        carry = ChipCarry(dict(stacks), pot, hands)
+        stacks, pot, hands, inexact, inexact_pot = self.carried
+        carry = ChipCarry(dict(stacks), pot, hands, inexact, inexact_pot)
         carry.before(self.record.options)
         return carry
 
@@ -83,7 +85,7 @@ class Judged:
 
 
 def _carried(carry: ChipCarry) -> Carried:
-    return tuple(carry.stacks.items()), carry.pot, carry.hands
+    return tuple(carry.stacks.items()), carry.pot, carry.hands, carry.inexact, carry.inexact_pot
 
 
 def _dealt(hand: JudgedHand) -> HandStart:
@@ -139,8 +141,8 @@ class _Window:
         sources = SourceLines()
         verdicts: list[HandVerdict] = []
         check = FileCheck(self.path, False, self.emit, sources, lambda v, _line: verdicts.append(v), None, ignored)
-        stacks, pot, hands = self.carried
-        carry = ChipCarry(dict(stacks), pot, hands)
+        stacks, pot, hands, inexact, inexact_pot = self.carried
+        carry = ChipCarry(dict(stacks), pot, hands, inexact, inexact_pot)
         for record in check.records(self.items(text, sources), defaults):
             line = record.start.span.line
             if line < self.floor:  # the hand before, in the head: judged already, its chips carried
@@ -154,9 +156,8 @@ class _Window:
                 check.judged[-1] = record  # the record the check pairs with the verdict
             carried = _carried(carry)
             carry.before(record.options)
-            verdict = referee_hand(record, carry.stacks, carry.pot)
-            if verdict.valid:
-                carry.after(record.options, verdict.players, verdict.stacks_end, verdict.pot_left)
+            verdict = carried_in(referee_hand(record, carry.stacks, carry.pot), carry)
+            carry_on(carry, verdict)
             check.hand(verdict)
             self.hands.append(JudgedHand(record, verdicts[-1], carried))
             carried = _carried(carry)
@@ -177,7 +178,7 @@ def split_lines(text: str) -> tuple[str, ...]:
 
 def judge(text: str, path: str, config: Config | None = None) -> Judged:
     """Judge the whole ``text`` as ``kcref check`` judges a file named ``path`` holding it."""
-    window = _Window(path, config, 1, (), ((), 0, 0), 0)
+    window = _Window(path, config, 1, (), ((), 0, 0, frozenset(), False), 0)
     window.run(text)
     lines = split_lines(text)
     whole_only = (window.after_first_hand_tag or window.whole_only or not window.hands or "\r" in text or "\0" in text
