@@ -145,7 +145,8 @@ def test_the_record_and_the_verdict_are_values() -> None:
     assert more.fields()[:19] == verdict.fields()[:19] and more.fields()[20:] == verdict.fields()[20:]
     # equality takes every field: any one changed (to a value of its type) makes another verdict
     others = {"number": 2, "winner": 1, "points": (), "stacks_start": (), "stacks_end": (), "stopped_at": 9,
-              "options": preset("commercial"), "valid": not verdict.valid, "blocked": not verdict.blocked}
+              "options": preset("commercial"), "valid": not verdict.valid, "blocked": not verdict.blocked,
+              "inexact_pot": not verdict.inexact_pot}
     for at, name in enumerate(HandVerdict.__match_args__):
         changed = [*verdict.fields()]
         value = changed[at]
