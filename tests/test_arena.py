@@ -120,6 +120,13 @@ def test_the_cli_writes_logs_that_kcref_check_passes(tmp_path: Path) -> None:
     assert len(list(out.glob("*.log"))) == 6
 
 
+def test_the_header_counts_the_bots_the_table_lists() -> None:
+    result = CliRunner().invoke(main, ["arena", "greedy", "greedy", "--deals", "1", "--seed", "1"])
+    assert result.exit_code == 0, result.output
+    assert result.output.startswith("kcref arena: 2 bots, 2 players,")
+    assert "Greedy-2" in result.output
+
+
 def test_the_cli_refuses_what_it_cannot_run() -> None:
     runner = CliRunner()
     assert runner.invoke(main, ["arena", "greedy", "nobot"]).exit_code == 2

@@ -8,6 +8,7 @@ import json
 from itertools import combinations
 from typing import Any
 
+from ...model.words import plural
 from ...scoring.arena_stats import Estimate, entrant_stats, pairwise
 from .run import ArenaRun
 
@@ -68,8 +69,8 @@ def arena_text(run: ArenaRun) -> str:
     """The results as tables in text."""
     data = arena_data(run)
     arena = data["arena"]
-    bots = len({e.spec for e in run.setup.entrants})
-    head = (f"kcref arena: {bots} bots, {arena['players']} players, rules {arena['rules']}, seed {arena['seed']}: "
+    bots = plural(len(data["bots"]), "bot")
+    head = (f"kcref arena: {bots}, {arena['players']} players, rules {arena['rules']}, seed {arena['seed']}: "
             f"{arena['deals']} deals, {arena['games']} games{' (interrupted)' if run.interrupted else ''}")
     rows: list[tuple[str, ...]] = [
         ("bot", "games", "score/hand", "95% CI", "wins", "win rate", "95% CI", "rating", "forfeits")]
