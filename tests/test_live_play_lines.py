@@ -40,7 +40,7 @@ def _replayed_table(log: LiveLog) -> TableState | None:
     record = log.record
     if record is None or not record.players:
         return None
-    t = table_at(record, None, dict(log._state.stacks), log._state.pot).table
+    t = table_at(record, None, dict(log._state.carried.stacks), log._state.carried.pot).table
     return None if t is None else state_of(t)
 
 

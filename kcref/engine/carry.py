@@ -58,6 +58,21 @@ def game_over(options: Options, stacks: Sequence[int], hands: int) -> str:
     return ""
 
 
+class SavedCarry(NamedTuple):
+    """A :class:`ChipCarry` as a value, to keep with a state and restore later
+    (:meth:`ChipCarry.saved`, :meth:`ChipCarry.restored`)."""
+
+    stacks: tuple[tuple[str, int], ...] = ()
+    pot: int = 0
+    hands: int = 0
+    inexact: frozenset[str] = frozenset()
+    inexact_pot: bool = False
+
+
+NOTHING_CARRIED = SavedCarry()
+"""A carry before the first hand."""
+
+
 class ChipCarry:
     """The chips carried along a run of hands: call :meth:`before` and then :meth:`after` for
     each hand, in order."""
@@ -79,6 +94,15 @@ class ChipCarry:
     def __repr__(self) -> str:
         return (f"ChipCarry(stacks={self.stacks!r}, pot={self.pot!r}, hands={self.hands!r}, "
                 f"inexact={self.inexact!r}, inexact_pot={self.inexact_pot!r})")
+
+    def saved(self) -> SavedCarry:
+        """The carry as it stands, as a value."""
+        return SavedCarry(tuple(self.stacks.items()), self.pot, self.hands, self.inexact, self.inexact_pot)
+
+    @classmethod
+    def restored(cls, saved: SavedCarry) -> ChipCarry:
+        """A carry that stands as ``saved`` (its own copy of the stacks)."""
+        return cls(dict(saved.stacks), saved.pot, saved.hands, saved.inexact, saved.inexact_pot)
 
     def before(self, options: Options) -> None:
         """Empty the carry before a hand whose system does not keep stacks."""

@@ -188,6 +188,7 @@ def carry_on(carry: ChipCarry, v: HandVerdict) -> None:
     if v.valid:
         carry.after(v.options, v.players, v.stacks_end, v.pot_left, *inexact_after(v))
 
+
 def _depends_on(v: HandVerdict, quantity: Quantity, seat: int | None, unknown: tuple[str, ...]) -> tuple[str, ...]:
     """Those of the players ``unknown`` (whose cards left, or whose chips owed, are unknown) that
     the figure depends on (none: it can be checked)."""

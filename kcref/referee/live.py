@@ -61,7 +61,7 @@ from functools import cached_property
 from operator import attrgetter
 from typing import NamedTuple
 
-from ..engine.carry import ChipCarry
+from ..engine.carry import NOTHING_CARRIED, ChipCarry, SavedCarry
 from ..engine.faults import IllegalAction
 from ..engine.table import Table
 from ..engine.turns import apply, legal_actions
@@ -210,14 +210,8 @@ class _State:
     """The hand being played: its ``hand`` line and its lines since (tags among them)."""
     sources: tuple[tuple[int, str], ...] = ()
     """The text of the lines of the hand being played, by line, for the caret display."""
-    stacks: tuple[tuple[str, int], ...] = ()
-    pot: int = 0
+    carried: SavedCarry = NOTHING_CARRIED
     """Chips carried into the hand being played (where the scoring system keeps them)."""
-    game_hands: int = 0
-    """Hands carried in the game of kept stacks under way (:attr:`kcref.engine.carry.ChipCarry.hands`)."""
-    inexact: frozenset[str] = frozenset()
-    inexact_pot: bool = False
-    """Which of the chips carried in are not exact (:attr:`kcref.engine.carry.ChipCarry.inexact`)."""
     done: int = 0
     """Hands closed by a later ``hand`` line (their verdicts are the log's, see :class:`LiveLog`)."""
     first_tags: tuple[Tag, ...] = ()
@@ -604,16 +598,14 @@ class LiveLog:
         closed = None
         if s.hand:
             old_record, closed = judged.judged[0]
-            carry = ChipCarry(dict(s.stacks), s.pot, s.game_hands, s.inexact, s.inexact_pot)
+            carry = ChipCarry.restored(s.carried)
             carry.before(old_record.options)
             carry_on(carry, closed)
             in_force = _latest((*s.before, *s.between))
             state = replace(state, before=in_force, previous=_dealt(old_record.start, old_record.players,
                                                                    old_record.dealer),
                             between=tuple(e for e in s.hand if isinstance(e, Tag)),
-                            stacks=tuple(carry.stacks.items()), pot=carry.pot, game_hands=carry.hands,
-                            inexact=carry.inexact, inexact_pot=carry.inexact_pot,
-                            done=s.done + 1)
+                            carried=carry.saved(), done=s.done + 1)
             self._finished.append(closed)
             self._finished_lines.append(s.floor)
         # The part of the log before this line is done with: only its text is kept.
@@ -769,9 +761,8 @@ class _Hand(NamedTuple):
     line: int
     """Its ``hand`` line's."""
     verdict: HandVerdict
-    carry: tuple[tuple[tuple[str, int], ...], int, int, frozenset[str], bool]
-    """:attr:`_State.stacks`, :attr:`_State.pot`, :attr:`_State.game_hands`, :attr:`_State.inexact`
-    and :attr:`_State.inexact_pot` before it."""
+    carry: SavedCarry
+    """:attr:`_State.carried` before it."""
 
 
 class _Reading:
@@ -917,7 +908,7 @@ class _Reading:
         """A hand judged with no error: it is the last one, the one before it is finished."""
         entry = self.entries.popleft()
         carry = self.carry
-        into = (tuple(carry.stacks.items()), carry.pot, carry.hands, carry.inexact, carry.inexact_pot)
+        into = carry.saved()
         carry.before(verdict.options)
         carry_on(carry, verdict)
         done = self.judged
@@ -944,11 +935,9 @@ class _Reading:
             between = tuple(e for e in before.entry.events if isinstance(e, Tag))
         assert entry.start is not None
         events = (entry.start, *entry.events)
-        stacks, pot, game_hands, inexact, inexact_pot = hand.carry
         state = _State(lines=after.lines, blank=after.blank, before=tags, previous=previous, between=between,
                        hand=events, sources=tuple((e.span.line, self.lines[self.index(e.span.line)]) for e in events),
-                       stacks=stacks, pot=pot, game_hands=game_hands, inexact=inexact, inexact_pot=inexact_pot,
-                       done=len(self.finished),
+                       carried=hand.carry, done=len(self.finished),
                        first_tags=after.first_tags, start=after.sniff)
         # The state a log fed these lines holds once the hand's last line is fed.
         judged = _judge(log.path, replace(state, hand=events[:-1]), events[-1])
@@ -989,7 +978,7 @@ def _judge(path: str, s: _State, event: Event) -> _Judged:
     # Sorted by line, each hand's diagnostics stand after those of the hand before, whichever
     # stage found them: the grouping's first, then the set-up checks', then the verdict's.
     found = grouped + [d for _, checked in records for d in checked]
-    carry = ChipCarry(dict(s.stacks), s.pot, s.game_hands, s.inexact, s.inexact_pot)
+    carry = ChipCarry.restored(s.carried)
     judged: list[tuple[HandRecord, HandVerdict]] = []
     playing: _Playing | None = None
     for number, (record, checked) in enumerate(records, 1):

@@ -14,6 +14,7 @@ from ..model.diagnostics import Diagnostic, printable
 from ..model.events import Deal, Layout
 from ..model.words import plural
 from ..notation.reader import Item
+from ..referee.assertions import carried_in, carry_on
 from ..referee.grouping import HandRecord
 from ..referee.replay import Position, referee_hand
 from ..referee.setup_checks import checked_hands
@@ -105,9 +106,7 @@ def locate(items: Iterable[Item], path: str, hand: int | None = None, line: int 
             return Located(record, dict(carry.stacks), carry.pot, line)
         chosen = Located(record, dict(carry.stacks), carry.pot, line)
         if record.options.scoring.keeps_stacks and record.valid:
-            verdict = referee_hand(record, carry.stacks, carry.pot)
-            if verdict.valid:
-                carry.after(record.options, verdict.players, verdict.stacks_end, verdict.pot_left)
+            carry_on(carry, carried_in(referee_hand(record, carry.stacks, carry.pot), carry))
     else:
         if line is not None and line > counted.lines:
             raise LookupError(f"line {line} is past the end of {path}, which has {plural(counted.lines, 'line')}")

@@ -24,7 +24,7 @@ from bisect import bisect_right
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
-from ...engine.carry import ChipCarry
+from ...engine.carry import NOTHING_CARRIED, ChipCarry, SavedCarry
 from ...files.config import Config
 from ...model.diagnostics import Diagnostic
 from ...model.events import HandStart, Tag
@@ -37,10 +37,6 @@ from ...referee.pipeline import FileCheck, settings_of
 from ...referee.replay import referee_hand
 from ...referee.verdict import HandVerdict
 
-Carried = tuple[tuple[tuple[str, int], ...], int, int, frozenset[str], bool]
-"""The chips carried into a hand, before it is dealt: stacks by name, the pot, hands in the game,
-the players whose stack is not exact and whether the pot is not (see :class:`kcref.engine.carry.ChipCarry`)."""
-
 
 @dataclass(frozen=True, slots=True)
 class JudgedHand:
@@ -48,7 +44,8 @@ class JudgedHand:
 
     record: HandRecord
     verdict: HandVerdict
-    carried: Carried
+    carried: SavedCarry
+    """The chips carried into the hand, before it is dealt."""
 
     @property
     def line(self) -> int:
@@ -57,8 +54,7 @@ class JudgedHand:
 
     def carry(self) -> ChipCarry:
         """The chips the hand is dealt with, as the referee carries them in (see :mod:`kcref.engine.carry`)."""
-        stacks, pot, hands, inexact, inexact_pot = self.carried
-        carry = ChipCarry(dict(stacks), pot, hands, inexact, inexact_pot)
+        carry = ChipCarry.restored(self.carried)
         carry.before(self.record.options)
         return carry
 
@@ -84,10 +80,6 @@ class Judged:
         return self.hands[at] if at >= 0 else None
 
 
-def _carried(carry: ChipCarry) -> Carried:
-    return tuple(carry.stacks.items()), carry.pot, carry.hands, carry.inexact, carry.inexact_pot
-
-
 def _dealt(hand: JudgedHand) -> HandStart:
     """A hand's ``hand`` line with its dealer written out, so that the dealer passes on from it."""
     start, verdict = hand.record.start, hand.verdict
@@ -100,7 +92,7 @@ class _Window:
     dropped."""
 
     def __init__(self, path: str, config: Config | None, floor: int, head: Sequence[object],
-                 carried: Carried, index: int) -> None:
+                 carried: SavedCarry, index: int) -> None:
         self.path, self.config, self.floor, self.head = path, config, floor, head
         self.carried, self.index = carried, index
         self.found: list[Diagnostic] = []
@@ -134,15 +126,14 @@ class _Window:
                 self.after_first_hand_tag = True
             yield item
 
-    def run(self, text: str, until: int | None = None) -> Carried:
+    def run(self, text: str, until: int | None = None) -> SavedCarry:
         """Judge ``text`` (its first line is the floor), stopping after the
         hand before line ``until`` when given; the chips carried out of the last hand judged."""
         defaults, ignored = settings_of(self.config)
         sources = SourceLines()
         verdicts: list[HandVerdict] = []
         check = FileCheck(self.path, False, self.emit, sources, lambda v, _line: verdicts.append(v), None, ignored)
-        stacks, pot, hands, inexact, inexact_pot = self.carried
-        carry = ChipCarry(dict(stacks), pot, hands, inexact, inexact_pot)
+        carry = ChipCarry.restored(self.carried)
         for record in check.records(self.items(text, sources), defaults):
             line = record.start.span.line
             if line < self.floor:  # the hand before, in the head: judged already, its chips carried
@@ -154,16 +145,16 @@ class _Window:
             if record.index != self.index:
                 record = record.with_index(self.index)
                 check.judged[-1] = record  # the record the check pairs with the verdict
-            carried = _carried(carry)
+            carried = carry.saved()
             carry.before(record.options)
             verdict = carried_in(referee_hand(record, carry.stacks, carry.pot), carry)
             carry_on(carry, verdict)
             check.hand(verdict)
             self.hands.append(JudgedHand(record, verdicts[-1], carried))
-            carried = _carried(carry)
+            carried = carry.saved()
         check.note_suppressions()
         check.flush()
-        return _carried(carry)
+        return carry.saved()
 
 
 LINE_END = re.compile(r"\r\n?|\n")
@@ -178,7 +169,7 @@ def split_lines(text: str) -> tuple[str, ...]:
 
 def judge(text: str, path: str, config: Config | None = None) -> Judged:
     """Judge the whole ``text`` as ``kcref check`` judges a file named ``path`` holding it."""
-    window = _Window(path, config, 1, (), ((), 0, 0, frozenset(), False), 0)
+    window = _Window(path, config, 1, (), NOTHING_CARRIED, 0)
     window.run(text)
     lines = split_lines(text)
     whole_only = (window.after_first_hand_tag or window.whole_only or not window.hands or "\r" in text or "\0" in text
